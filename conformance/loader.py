@@ -1,0 +1,333 @@
+"""Loading YAML fixture files into cases, without letting one bad file spoil the run.
+
+Files are read with a safe YAML loader that keeps line numbers and reads booleans the YAML 1.2 way
+(``reference_impl.specdata.load_yaml``: ``transfer: on`` stays the string ``"on"``), then checked
+against ``spec/schema/fixture.schema.json``. Whatever is wrong with a file or a case becomes a
+:class:`LoadProblem` naming the file, the line and the reason; the runner turns each problem into
+one failing item and runs everything else.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from reference_impl.specdata import SpecDataError, line_of, load_yaml, schema_path
+
+#: The kinds of step, in the order the contract lists them. A step holds exactly one of these keys.
+STEP_KINDS = (
+    "legal",
+    "legal_includes",
+    "legal_excludes",
+    "move",
+    "refuse",
+    "expect",
+    "result",
+)
+_START_KINDS = {"state": "start_state", "deck": "start_deck", "seed": "start_seed"}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a case. ``index`` counts from 1 as people do; ``data`` is the step's mapping."""
+
+    index: int
+    kind: str
+    data: dict[str, Any]
+    line: int
+
+    @property
+    def body(self) -> Any:
+        """The value under the step's kind key (the move, the move list, the pointer map...)."""
+        return self.data[self.kind]
+
+    def describe(self) -> str:
+        """The step in one line of compact JSON, as written in the fixture."""
+        return json.dumps(self.data, sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Case:
+    """One fixture case, plain JSON values only, with where it came from."""
+
+    id: str
+    description: str
+    rules: tuple[str, ...]
+    ruleset: str | dict[str, Any]
+    players: int
+    start: dict[str, Any]
+    steps: tuple[Step, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    path: Path = Path()
+    line: int = 0
+
+    @property
+    def location(self) -> str:
+        return f"{self.path}:{self.line}"
+
+    @property
+    def areas(self) -> tuple[str, ...]:
+        """Rule areas the case touches (``R-THROW-1`` -> ``THROW``), first rule's area first."""
+        return rule_areas(self.rules)
+
+    @property
+    def area(self) -> str:
+        """The primary rule area (of the first rule listed); tallies count the case there."""
+        return self.areas[0] if self.areas else "?"
+
+    @property
+    def preset(self) -> str:
+        return self.ruleset if isinstance(self.ruleset, str) else self.ruleset["preset"]
+
+    @property
+    def overrides(self) -> dict[str, Any]:
+        return {} if isinstance(self.ruleset, str) else dict(self.ruleset.get("overrides", {}))
+
+
+@dataclass(frozen=True)
+class LoadProblem:
+    """A file or a case that cannot be run: where it is and what is wrong."""
+
+    path: Path
+    line: int
+    message: str
+    case_id: str | None = None
+
+    @property
+    def name(self) -> str:
+        """A stable name for the failing item that stands for this problem."""
+        return self.case_id or f"{self.path.name}:{self.line}"
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}"
+
+
+def rule_area(rule_id: str) -> str:
+    """``R-THROW-1`` -> ``THROW``; anything else -> itself upper-cased."""
+    parts = rule_id.split("-")
+    return parts[1] if len(parts) == 3 and parts[0] == "R" else rule_id.upper()
+
+
+def rule_areas(rules: Iterable[str]) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for rule in rules:
+        seen.setdefault(rule_area(rule), None)
+    return tuple(seen)
+
+
+def plain(value: Any) -> Any:
+    """Strip the line-number wrappers of the YAML loader: plain dicts and lists all the way down."""
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [plain(item) for item in value]
+    return value
+
+
+@cache
+def fixture_schema() -> dict[str, Any]:
+    """The fixture schema, read once."""
+    return json.loads(schema_path("fixture").read_text(encoding="utf-8"))
+
+
+@cache
+def _validator(definition: str) -> Any:
+    """A validator for one ``$defs`` entry of the fixture schema (``case``, ``step_move``...)."""
+    import jsonschema
+
+    root = dict(fixture_schema())
+    root.pop("oneOf", None)
+    root["$ref"] = f"#/$defs/{definition}"
+    return jsonschema.Draft202012Validator(root)
+
+
+def _pointer(parts: Iterable[Any]) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def _schema_problems(
+    definition: str, value: Any, document: Any, base: list[Any], path: Path
+) -> list[tuple[int, str]]:
+    """(line, message) for each schema violation of ``value`` (found at ``base`` in ``document``),
+    most useful first. oneOf branches are resolved by key so messages stay specific."""
+    out: list[tuple[int, str]] = []
+    validator = _validator(definition)
+    for error in sorted(validator.iter_errors(value), key=lambda e: list(e.absolute_path)):
+        where = base + list(error.absolute_path)
+        if error.validator == "oneOf" and error.schema == fixture_schema()["$defs"]["step"]:
+            continue  # steps are checked one by one below, with clearer messages
+        if error.validator == "oneOf" and error.schema == fixture_schema()["$defs"]["start"]:
+            continue  # likewise the start
+        message = error.message
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            known = error.schema.get("properties", {})
+            extra = [key for key in error.instance if key not in known]
+            if extra:
+                where = where + [extra[0]]
+            message = f"{message} (check the spelling; see spec/schema/fixture.schema.json)"
+        out.append((line_of(document, where), f"{_pointer(where) or '/'}: {message}"))
+    return out
+
+
+def _check_start(start: Any, document: Any, base: list[Any], path: Path) -> list[tuple[int, str]]:
+    where = base + ["start"]
+    if not isinstance(start, dict):
+        return []  # the case schema reports the type
+    kinds = [key for key in _START_KINDS if key in start]
+    if len(kinds) != 1:
+        found = " and ".join(kinds) if kinds else "none of them"
+        return [
+            (
+                line_of(document, where),
+                f"{_pointer(where)}: start needs exactly one of state, deck or seed; found {found}",
+            )
+        ]
+    return _schema_problems(_START_KINDS[kinds[0]], start, document, where, path)
+
+
+def _check_step(step: Any, document: Any, where: list[Any], path: Path) -> list[tuple[int, str]]:
+    line = line_of(document, where)
+    if not isinstance(step, dict):
+        return [
+            (line, f"{_pointer(where)}: a step is a mapping with one of {', '.join(STEP_KINDS)}")
+        ]
+    kinds = [key for key in STEP_KINDS if key in step]
+    if not kinds:
+        keys = ", ".join(map(str, step)) or "nothing"
+        return [
+            (line, f"{_pointer(where)}: unknown step ({keys}); use one of {', '.join(STEP_KINDS)}")
+        ]
+    if len(kinds) > 1:
+        found = " and ".join(kinds)
+        message = f"{_pointer(where)}: one check per step, found {found}; split it into steps"
+        return [(line, message)]
+    return _schema_problems(f"step_{kinds[0]}", step, document, where, path)
+
+
+def _case_from(raw: Any, document: Any, base: list[Any], path: Path) -> Case | LoadProblem:
+    line = line_of(document, base) if base else getattr(raw, "line", 1) or 1
+    case_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+    problems = _schema_problems("case", raw, document, base, path)
+    if isinstance(raw, dict):
+        problems += _check_start(raw.get("start"), document, base, path)
+        steps = raw.get("steps")
+        if isinstance(steps, list):
+            for index, step in enumerate(steps):
+                problems += _check_step(step, document, base + ["steps", index], path)
+    if problems:
+        problems.sort(key=lambda item: item[0])
+        first_line = problems[0][0] or line
+        text = "; ".join(message for _, message in problems[:5])
+        if len(problems) > 5:
+            text += f"; and {len(problems) - 5} more"
+        return LoadProblem(path, first_line, f"invalid fixture: {text}", case_id)
+    steps_lines = raw["steps"].item_lines if hasattr(raw["steps"], "item_lines") else []
+    steps = tuple(
+        Step(
+            index=index + 1,
+            kind=next(key for key in STEP_KINDS if key in step),
+            data=plain(step),
+            line=steps_lines[index] if index < len(steps_lines) else line,
+        )
+        for index, step in enumerate(raw["steps"])
+    )
+    return Case(
+        id=raw["id"],
+        description=raw["description"],
+        rules=tuple(raw["rules"]),
+        ruleset=plain(raw["ruleset"]),
+        players=raw["players"],
+        start=plain(raw["start"]),
+        steps=steps,
+        options=plain(raw.get("options", {})),
+        path=path,
+        line=line,
+    )
+
+
+def load_file(path: Path | str) -> tuple[list[Case], list[LoadProblem]]:
+    """The cases of one fixture file and the problems found in it.
+
+    A file that cannot be parsed is one problem. In a file with a ``cases`` list each case stands
+    alone: a broken case is a problem, the others load.
+    """
+    path = Path(path)
+    try:
+        document = load_yaml(path)
+    except SpecDataError as exc:
+        where = exc.where.rsplit(":", 1)
+        line = int(where[1]) if len(where) == 2 and where[1].isdigit() else 1
+        return [], [LoadProblem(path, line, exc.detail)]
+    if not isinstance(document, dict):
+        kind = (
+            "an empty file"
+            if document is None
+            else "a list"
+            if isinstance(document, list)
+            else f"a plain {type(document).__name__}"
+        )
+        return [], [LoadProblem(path, 1, f"a fixture file holds a case or `cases:`, not {kind}")]
+    if "cases" not in document:
+        result = _case_from(document, document, [], path)
+        return ([], [result]) if isinstance(result, LoadProblem) else ([result], [])
+    cases: list[Case] = []
+    problems: list[LoadProblem] = []
+    extra = sorted(set(document) - {"cases", "description"})
+    if extra:
+        problems.append(
+            LoadProblem(
+                path,
+                line_of(document, [extra[0]]),
+                f"unexpected top-level key(s) {', '.join(map(str, extra))} beside `cases`; "
+                "a file holds one case or a `cases:` list (with an optional description)",
+            )
+        )
+    raw_cases = document["cases"]
+    if not isinstance(raw_cases, list) or not raw_cases:
+        problems.append(
+            LoadProblem(path, line_of(document, ["cases"]), "`cases` must be a non-empty list")
+        )
+        return cases, problems
+    for index, raw in enumerate(raw_cases):
+        result = _case_from(raw, document, ["cases", index], path)
+        (problems if isinstance(result, LoadProblem) else cases).append(result)
+    return cases, problems
+
+
+def fixture_files(root: Path | str) -> list[Path]:
+    """Every ``*.yaml``/``*.yml`` file under ``root`` (or ``root`` itself), in a stable order."""
+    root = Path(root)
+    if root.is_file():
+        return [root]
+    return sorted(p for p in root.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+
+
+def load_paths(paths: Iterable[Path | str]) -> tuple[list[Case], list[LoadProblem]]:
+    """Load many files or directories; a case ID used twice is a problem at its second use."""
+    cases: list[Case] = []
+    problems: list[LoadProblem] = []
+    seen: dict[str, Case] = {}
+    for root in paths:
+        for path in fixture_files(root):
+            file_cases, file_problems = load_file(path)
+            problems += file_problems
+            for case in file_cases:
+                first = seen.get(case.id)
+                if first is not None:
+                    problems.append(
+                        LoadProblem(
+                            case.path,
+                            case.line,
+                            f"case id {case.id!r} is already used at {first.location}; "
+                            "ids must be unique across the suite",
+                            None,
+                        )
+                    )
+                    continue
+                seen[case.id] = case
+                cases.append(case)
+    return cases, problems

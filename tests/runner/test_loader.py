@@ -1,0 +1,65 @@
+"""Fixture files load into cases; every broken file or case becomes one located problem."""
+
+from pathlib import Path
+
+from conformance.loader import load_file, load_paths
+
+DATA = Path(__file__).parent / "data" / "loader"
+
+
+def _problems_by_file():
+    _, problems = load_paths([DATA])
+    return {p.path.name: p for p in problems}
+
+
+def test_good_file_loads_with_steps_and_lines():
+    cases, problems = load_file(DATA / "good.yaml")
+    assert problems == []
+    first, second = cases
+    assert first.id == "good-one" and first.line == 2 and first.area == "THROW"
+    assert [step.kind for step in first.steps] == ["legal_includes", "refuse", "expect", "result"]
+    assert [step.line for step in first.steps] == [10, 11, 13, 14]
+    assert second.areas == ("DEAL", "THROW") and second.start == {"deck": ["6C", "7C"], "dealer": 2}
+
+
+def test_on_and_off_stay_strings():
+    (first, _), _ = load_file(DATA / "good.yaml")
+    assert first.options == {"transfer": "on"}
+    assert first.overrides == {"throw_in_priority": "free", "transfer": "off"}
+
+
+def test_a_broken_case_fails_alone_with_its_line():
+    cases, problems = load_file(DATA / "mixed.yaml")
+    assert [case.id for case in cases] == ["mixed-ok"]
+    (problem,) = problems
+    assert problem.case_id == "mixed-bad" and problem.line == 16  # the misspelt key
+    assert "stpes" in problem.message and "one check per step" in problem.message
+
+
+def test_yaml_syntax_error_and_duplicate_key_are_located():
+    problems = _problems_by_file()
+    assert problems["syntax.yaml"].line == 3 and "invalid YAML" in problems["syntax.yaml"].message
+    assert (
+        problems["dupkey.yaml"].line == 2
+        and "duplicate key 'id'" in problems["dupkey.yaml"].message
+    )
+
+
+def test_duplicate_case_id_across_files(tmp_path):
+    text = (DATA / "good.yaml").read_text()
+    (tmp_path / "a.yaml").write_text(text)
+    (tmp_path / "b.yaml").write_text(text)
+    cases, problems = load_paths([tmp_path])
+    assert len(cases) == 2
+    assert {p.path.name for p in problems} == {"b.yaml"}
+    assert all("already used at" in p.message for p in problems)
+
+
+def test_not_a_mapping(tmp_path):
+    (tmp_path / "x.yaml").write_text("- 1\n- 2\n")
+    (tmp_path / "y.yaml").write_text("")
+    _, problems = load_paths([tmp_path])
+    assert [p.message for p in problems] == [
+        "a fixture file holds a case or `cases:`, not a list",
+        "a fixture file holds a case or `cases:`, not an empty file",
+    ]
