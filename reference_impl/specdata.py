@@ -1,0 +1,205 @@
+"""Where the specification's data files live.
+
+The spec (`spec/` at the repository root) is the single source of truth for option names, rulesets
+and schemas. In a checkout or an editable install it sits next to the package; in a built wheel
+pyproject force-includes it as `reference_impl/_spec`. Everything that reads spec data asks this
+module for the path, so the two layouts behave the same.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+class SpecDataNotFound(FileNotFoundError):
+    """The spec directory is missing: neither a checkout's `spec/` nor the wheel's `_spec`."""
+
+
+def _looks_like_spec(path: Path) -> bool:
+    return (path / "ambiguities.yaml").is_file() and (path / "rulesets").is_dir()
+
+
+@cache
+def spec_dir() -> Path:
+    """The directory holding `rules.md`, `ambiguities.yaml`, `rulesets/` and `schema/`.
+
+    Looks first at the repository's `spec/` beside the package (checkout, editable install), then
+    at the copy packed into the wheel (`reference_impl/_spec`).
+    """
+    candidates = [_PACKAGE_DIR.parent / "spec", _PACKAGE_DIR / "_spec"]
+    for candidate in candidates:
+        if _looks_like_spec(candidate):
+            return candidate
+    looked = ", ".join(str(c) for c in candidates)
+    raise SpecDataNotFound(
+        f"spec data not found (looked in {looked}); install the package from a checkout or a "
+        "wheel that includes the spec"
+    )
+
+
+def ambiguities_path() -> Path:
+    """Path of the ambiguity catalog, `ambiguities.yaml`."""
+    return spec_dir() / "ambiguities.yaml"
+
+
+def rulesets_dir() -> Path:
+    """Directory of the named rulesets (`<name>.yaml`)."""
+    return spec_dir() / "rulesets"
+
+
+def schema_dir() -> Path:
+    """Directory of the JSON Schemas (`*.schema.json`)."""
+    return spec_dir() / "schema"
+
+
+def schema_path(name: str) -> Path:
+    """Path of one schema, e.g. `schema_path("ruleset")` -> `.../schema/ruleset.schema.json`."""
+    return schema_dir() / f"{name}.schema.json"
+
+
+def rules_path() -> Path:
+    """Path of the normative prose, `rules.md`."""
+    return spec_dir() / "rules.md"
+
+
+# --------------------------------------------------------------------------- YAML with line numbers
+
+
+class SpecDataError(ValueError):
+    """Spec data (a YAML file or an in-memory ruleset) is malformed.
+
+    `where` says where: `path:line` for files, a JSON pointer for in-memory data. The message
+    always starts with it so a user can jump to the spot.
+    """
+
+    def __init__(self, where: str, message: str):
+        self.where = where
+        self.detail = message
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class LineDict(dict):
+    """A YAML mapping that remembers the 1-based line of itself and of each key."""
+
+    line: int = 0
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.key_lines: dict = {}
+
+
+class LineList(list):
+    """A YAML sequence that remembers the 1-based line of itself and of each item."""
+
+    line: int = 0
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.item_lines: list[int] = []
+
+
+def _make_loader():
+    import re
+
+    import yaml
+
+    class LineLoader(yaml.SafeLoader):
+        """SafeLoader that records line numbers and reads booleans the YAML 1.2 way.
+
+        YAML 1.1 (PyYAML's default) reads unquoted `on`/`off`/`yes`/`no` as booleans; option values
+        such as `transfer: on` must stay strings, so only `true`/`false` are booleans here.
+        """
+
+    bool_tag = "tag:yaml.org,2002:bool"
+    LineLoader.yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag != bool_tag]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    LineLoader.add_implicit_resolver(
+        bool_tag, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+    )
+
+    def construct_map(loader, node):
+        loader.flatten_mapping(node)
+        mapping = LineDict()
+        mapping.line = node.start_mark.line + 1
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            try:
+                hash(key)
+            except TypeError:
+                raise yaml.constructor.ConstructorError(
+                    None, None, "a mapping key must be a plain value", key_node.start_mark
+                ) from None
+            if key in mapping:
+                raise yaml.constructor.ConstructorError(
+                    None, None,
+                    f"duplicate key {key!r} (first at line {mapping.key_lines[key]})",
+                    key_node.start_mark,
+                )
+            mapping[key] = loader.construct_object(value_node, deep=True)
+            mapping.key_lines[key] = line
+        return mapping
+
+    def construct_seq(loader, node):
+        seq = LineList(loader.construct_object(child, deep=True) for child in node.value)
+        seq.line = node.start_mark.line + 1
+        seq.item_lines = [child.start_mark.line + 1 for child in node.value]
+        return seq
+
+    LineLoader.add_constructor("tag:yaml.org,2002:map", construct_map)
+    LineLoader.add_constructor("tag:yaml.org,2002:seq", construct_seq)
+    return LineLoader
+
+
+_LOADER = None
+
+
+def load_yaml(path: Path | str):
+    """Load one YAML file safely, keeping line numbers (`LineDict`, `LineList`).
+
+    A syntax error, a duplicate key or an unreadable file raises `SpecDataError` whose `where` is
+    `path:line`.
+    """
+    global _LOADER
+    import yaml
+
+    if _LOADER is None:
+        _LOADER = _make_loader()
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecDataError(str(path), f"cannot read the file ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise SpecDataError(str(path), f"the file is not UTF-8 ({exc.reason})") from None
+    try:
+        return yaml.load(text, Loader=_LOADER)  # the loader is a SafeLoader subclass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else 0
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise SpecDataError(f"{path}:{line}", f"invalid YAML: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise SpecDataError(str(path), f"invalid YAML: {exc}") from None
+
+
+def line_of(document, pointer: list) -> int:
+    """Best line number for the element at `pointer` (a list of keys/indices) in a loaded YAML
+    document: the line of the deepest existing element on the path (0 if none known)."""
+    node = document
+    line = getattr(document, "line", 0)
+    for part in pointer:
+        if isinstance(node, LineDict) and part in node:
+            line = node.key_lines.get(part, line)
+            node = node[part]
+        elif isinstance(node, LineList) and isinstance(part, int) and 0 <= part < len(node):
+            line = node.item_lines[part]
+            node = node[part]
+        else:
+            break
+    return line
