@@ -125,8 +125,24 @@ def load_preset(name: str, root: Path = ROOT) -> dict[str, str] | None:
     if not path.exists():
         return None
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    options = data.get("options", data) if isinstance(data, dict) else {}
-    return {str(k): str(v) for k, v in options.items() if not isinstance(v, (dict, list))}
+    if not isinstance(data, dict):
+        return {}
+    out: dict[str, str] = {}
+    if data.get("preset"):  # a ruleset defined as another preset plus overrides
+        out.update(load_preset(str(data["preset"]), root) or {})
+    for key in ("options", "overrides"):
+        for k, v in (data.get(key) or {}).items():
+            out[str(k)] = option_str(v)
+    return out
+
+
+def option_str(value: Any) -> str:
+    """An option value as text; YAML 1.1 readers turn bare on/off into booleans."""
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    return str(value)
 
 
 def effective_options(ruleset: Any, root: Path = ROOT) -> dict[str, str]:
@@ -143,7 +159,7 @@ def effective_options(ruleset: Any, root: Path = ROOT) -> dict[str, str]:
         if values:
             opts.update({k: v for k, v in values.items() if k in opts})
     for k, v in (ruleset.get("overrides") or {}).items():
-        opts[str(k)] = str(v)
+        opts[str(k)] = option_str(v)
     if "options" in ruleset and isinstance(ruleset["options"], dict):
         opts.update({str(k): str(v) for k, v in ruleset["options"].items()})
     return opts
@@ -282,7 +298,9 @@ class CaseChecker:
                                "override it in ruleset.overrides")
 
     def check_option(self, name: str, value: Any) -> None:
-        if name not in self.options:
+        if isinstance(value, bool):
+            self.err(self.case, f"option {name}: quote \"on\"/\"off\" (YAML 1.1 readers load them as booleans)")
+        elif name not in self.options:
             self.err(self.case, f"unknown option {name!r}")
         elif str(value) not in self.options[name][0]:
             self.err(self.case, f"option {name}={value!r} is not one of {self.options[name][0]}")
