@@ -1,0 +1,432 @@
+"""Build a full contract state (docs/architecture.md, "State") from a scenario's few Given steps.
+
+A rulebook scenario names only what matters ("player 1 holds 9S, JS", "the trump suit is hearts",
+"player 0 has attacked with 9S"). The engine needs a complete state: every card of the deck exactly
+once across hands, talon, table and discard, roles, the bout's sub-state. :class:`PositionSpec`
+collects what the Given steps say and :meth:`PositionSpec.build_state` fills in the rest
+deterministically, so the same scenario always gives the same state in every engine:
+
+- cards nobody named ("free" cards) are taken in canonical order, non-trumps before trumps, so a
+  hand filled up with "holds 6 cards" or the talon rarely receives a trump by accident;
+- the trump card, unless named, is the lowest free card of the trump suit (hearts unless said);
+- the talon is empty unless the scenario sizes or lists it, or says the discard pile is empty
+  (then every free card is in the talon, the trump card last);
+- what is left goes to the discard pile;
+- the main attacker is player 0 unless said, the defender the next player clockwise who holds
+  cards and is not the attacker's partner (rule R-ROLE-2), the dealer the last seat (R-DEAL-3).
+
+For games that start with a deal (rules DEAL, TRUMP, ROLE-1, MATCH), :meth:`PositionSpec.build_deck`
+instead turns "the deal gives player 0: ..." into a deck order by the contract's deal mapping.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.bdd.cards import SUIT_NAMES, canonical, deck, suit_of
+
+DEFAULT_TRUMP_SUIT = "H"
+HAND_SIZE = 6
+
+
+class PositionError(ValueError):
+    """The Given steps describe an impossible or contradictory position."""
+
+
+def option_value(text: str) -> str | int:
+    """Option values as the contract spells them: deck sizes and deck counts are integers."""
+    return int(text) if text.isdigit() else text
+
+
+@dataclass
+class PositionSpec:
+    """What the Given steps of one scenario said, before it becomes a state."""
+
+    players: int | None = None
+    preset: str | None = None
+    overrides: dict[str, str | int] = field(default_factory=dict)
+    trump_suit: str | None = None
+    trump_card: str | None = None
+    hands: dict[int, list[str]] = field(default_factory=dict)
+    hand_counts: dict[int, int] = field(default_factory=dict)
+    talon: list[str] | None = None
+    talon_size: int | None = None
+    discard_empty: bool = False
+    discard_count: int | None = None
+    dealer: int | None = None
+    attacker: int | None = None
+    defender: int | None = None
+    opener: int | None = None
+    table: list[dict[str, Any]] = field(default_factory=list)
+    first_defence: str | None = None
+    passed: list[int] = field(default_factory=list)
+    taking: bool = False
+    shown: list[str] = field(default_factory=list)
+    out: list[int] = field(default_factory=list)
+    known: dict[int, list[str]] = field(default_factory=dict)
+    bout_number: int | None = None
+    # games that start with a deal
+    deck: list[str] | None = None
+    deck_is_prefix: bool = False
+    seed: int | None = None
+    deal_hands: dict[int, list[str]] = field(default_factory=dict)
+    deal_trump: str | None = None
+    deal_talon: list[str] | None = None
+    previous: dict[str, Any] | None = None
+
+    # ---- what kind of start -------------------------------------------------------------------
+
+    def starts_with_deal(self) -> bool:
+        """True when the scenario begins at a deal (new_game) rather than at a built position."""
+        return bool(
+            self.deck is not None
+            or self.seed is not None
+            or self.deal_hands
+            or self.deal_trump
+            or self.deal_talon is not None
+            or self.previous is not None
+        )
+
+    def ruleset_request(self) -> dict[str, Any]:
+        """The ``ruleset`` field of new_game: the preset and the scenario's overrides."""
+        return {"preset": self.preset or "podkidnoy", "overrides": dict(self.overrides)}
+
+    def player_count(self) -> int:
+        if self.players is None:
+            raise PositionError(
+                "the scenario never says how many play: start with 'Given a 2-player podkidnoy game'"
+            )
+        return self.players
+
+    # ---- helpers ------------------------------------------------------------------------------
+
+    def set_trump_suit(self, name: str) -> None:
+        suit = SUIT_NAMES.get(name.lower())
+        if suit is None:
+            raise PositionError(f"{name!r} is not a suit: say clubs, diamonds, hearts or spades")
+        self.trump_suit = suit
+
+    def _seat(self, seat: int, what: str) -> int:
+        n = self.player_count()
+        if not 0 <= seat < n:
+            raise PositionError(
+                f"{what}: there is no player {seat} in a {n}-player game (0..{n - 1})"
+            )
+        return seat
+
+    @staticmethod
+    def _deck_of(options: dict[str, Any]) -> list[str]:
+        return deck(int(options.get("deck_size", 36)), int(options.get("decks", 1)))
+
+    @staticmethod
+    def _teams(options: dict[str, Any], n: int) -> list[int | None]:
+        teams = options.get("teams", "none")
+        if teams in ("2v2", "3v3"):
+            return [seat % 2 for seat in range(n)]
+        if teams == "2v2v2":
+            return [seat % 3 for seat in range(n)]
+        return [None] * n
+
+    @staticmethod
+    def _free_order(cards: list[str], trump_suit: str) -> list[str]:
+        """Free cards in the order the builder hands them out: non-trumps first, canonical."""
+        ordered = canonical(cards)
+        return [c for c in ordered if suit_of(c) != trump_suit] + [
+            c for c in ordered if suit_of(c) == trump_suit
+        ]
+
+    # ---- positions ----------------------------------------------------------------------------
+
+    def build_state(self, ruleset: dict[str, Any]) -> dict[str, Any]:
+        """A complete state for this position under ``ruleset`` (name and every option, as the
+        engine under test filled it in from the preset and overrides)."""
+        n = self.player_count()
+        options = ruleset["options"]
+        all_cards = self._deck_of(options)
+        teams = self._teams(options, n)
+
+        placed: dict[str, str] = {}
+
+        def place(card: str, where: str) -> None:
+            if card not in all_cards:
+                raise PositionError(
+                    f"{card} is not in this game's deck ({len(all_cards)} cards"
+                    f"{', two decks' if int(options.get('decks', 1)) == 2 else ''}); {where} cannot hold it"
+                )
+            if card in placed:
+                raise PositionError(f"{card} is placed twice: {placed[card]} and {where}")
+            placed[card] = where
+
+        hands: list[list[str]] = [[] for _ in range(n)]
+        for seat, cards in self.hands.items():
+            self._seat(seat, "a hand")
+            for card in cards:
+                place(card, f"player {seat}'s hand")
+            hands[seat] = list(cards)
+        for entry in self.table:
+            place(entry["attack"], "the table")
+            if entry.get("defence"):
+                place(entry["defence"], "the table")
+        if self.talon is not None:
+            for card in self.talon:
+                place(card, "the talon")
+
+        # the trump card
+        trump_suit = self.trump_suit
+        trump = self.trump_card
+        if self.talon:
+            last = self.talon[-1]
+            if trump is not None and trump != last:
+                raise PositionError(
+                    f"the trump card {trump} must be the talon's last card, but the talon ends with {last}"
+                )
+            trump = last
+        if trump is not None:
+            if trump_suit is not None and suit_of(trump) != trump_suit:
+                raise PositionError(f"the trump card {trump} is not of the trump suit {trump_suit}")
+            trump_suit = suit_of(trump)
+            if trump not in placed and trump not in all_cards:
+                raise PositionError(f"the trump card {trump} is not in this game's deck")
+        trump_suit = trump_suit or DEFAULT_TRUMP_SUIT
+
+        free = self._free_order([c for c in all_cards if c not in placed], trump_suit)
+        if trump is None:
+            candidates = [c for c in canonical(free) if suit_of(c) == trump_suit]
+            if not candidates:
+                raise PositionError(
+                    f"no card of the trump suit {trump_suit} is left for the trump card"
+                )
+            trump = candidates[0]
+        if trump in free:
+            free.remove(trump)
+
+        # hands given only by size
+        for seat, count in sorted(self.hand_counts.items()):
+            self._seat(seat, "a hand")
+            if len(free) < count:
+                raise PositionError(f"not enough cards left to give player {seat} {count} cards")
+            hands[seat] = free[:count]
+            free = free[count:]
+
+        # talon
+        trump_free = trump not in placed
+        if self.talon is not None:
+            talon = list(self.talon)
+            if self.talon_size is not None and self.talon_size != len(talon):
+                raise PositionError("the talon is both listed and sized, and the two disagree")
+        else:
+            size = self.talon_size
+            if size is None:
+                if self.discard_empty:
+                    size = len(free) + (1 if trump_free else 0)
+                elif self.discard_count is not None:
+                    size = len(free) - self.discard_count + (1 if trump_free else 0)
+                else:
+                    size = 0
+            if size > 0 and not trump_free:
+                raise PositionError(
+                    f"the talon is not empty, so the trump card {trump} must lie at its bottom, "
+                    f"but it is {placed[trump]}"
+                )
+            if size - 1 > len(free):
+                raise PositionError(f"not enough free cards for a talon of {size}")
+            talon = free[: max(size - 1, 0)] + ([trump] if size > 0 else [])
+            free = free[max(size - 1, 0) :]
+        if talon and trump_free and trump not in talon:
+            raise PositionError(f"the talon must end with the trump card {trump}")
+        if not talon and trump_free:
+            free.append(trump)
+
+        discard = free
+        if self.discard_empty and discard:
+            raise PositionError(
+                f"the discard pile should be empty but {len(discard)} card(s) are left over: "
+                "let the talon take them (do not size it) or put them in hands"
+            )
+        if len(discard) % 2:
+            raise PositionError(
+                f"{len(discard)} cards are left for the discard pile, but a discard pile holds "
+                "attack and defence pairs (an even number): give a hand one card more or less, "
+                "or size the talon"
+            )
+        if self.discard_count is not None and len(discard) != self.discard_count:
+            raise PositionError(
+                f"{self.discard_count} cards should be discarded, but {len(discard)} are left over"
+            )
+        if talon and self.out:
+            raise PositionError("a player can only be out once the talon is empty")
+
+        # roles
+        out = [self._seat(s, "out") for s in self.out]
+        for seat in out:
+            if hands[seat]:
+                raise PositionError(f"player {seat} is out but holds {', '.join(hands[seat])}")
+
+        attacker = self.attacker
+        if attacker is None:
+            attacker = next((s for s in range(n) if s not in out and hands[s]), 0)
+        self._seat(attacker, "the attacker")
+        defender = self.defender
+        if defender is None:
+            for step in range(1, n):
+                seat = (attacker + step) % n
+                partner = teams[seat] is not None and teams[seat] == teams[attacker]
+                if seat not in out and hands[seat] and not partner:
+                    defender = seat
+                    break
+            if defender is None:
+                raise PositionError(f"nobody can defend against player {attacker}")
+        self._seat(defender, "the defender")
+
+        table = []
+        first_defence = self.first_defence
+        for entry in self.table:
+            table.append(
+                {
+                    "attack": entry["attack"],
+                    "by": attacker if entry.get("by") is None else entry["by"],
+                    "defence": entry.get("defence"),
+                }
+            )
+            if entry.get("defence") and first_defence is None:
+                first_defence = entry["defence"]
+
+        known = [[] for _ in range(n)]
+        for seat, cards in self.known.items():
+            missing = [c for c in cards if c not in hands[seat]]
+            if missing:
+                raise PositionError(
+                    f"player {seat} is known to hold {missing} but does not hold them"
+                )
+            known[seat] = canonical(cards)
+
+        emptied = [s for s in range(n) if not hands[s] and s not in out]
+        number = self.bout_number
+        if number is None:
+            number = 1 if not discard else 1 + (len(discard) + 11) // 12
+
+        return {
+            "version": 1,
+            "ruleset": copy.deepcopy(ruleset),
+            "dealer": self._seat(self.dealer if self.dealer is not None else n - 1, "the dealer"),
+            "trump": trump,
+            "talon": talon,
+            "discard": discard,
+            "players": [
+                {"hand": canonical(hands[s]), "known": known[s], "team": teams[s]} for s in range(n)
+            ],
+            "table": table,
+            "bout": {
+                "number": number,
+                "attacker": attacker,
+                "defender": defender,
+                "opener": attacker if self.opener is None else self.opener,
+                "passed": sorted(set(self.passed)),
+                "taking": self.taking,
+                "first_defence": first_defence,
+                "shown": canonical(self.shown),
+                "emptied": emptied,
+            },
+            "finished": out,
+            "result": None,
+        }
+
+    # ---- deals --------------------------------------------------------------------------------
+
+    def next_dealer(self) -> int:
+        """The dealer of the game new_game will deal (rules R-DEAL-3, R-MATCH-1, R-MATCH-3)."""
+        n = self.player_count()
+        if self.previous is not None:
+            fool = (self.previous.get("result") or {}).get("fool")
+            return fool if fool is not None else self.previous["dealer"]
+        return self.dealer if self.dealer is not None else n - 1
+
+    def build_deck(self, options: dict[str, Any]) -> list[str] | None:
+        """The deck order to deal, or None to let the engine shuffle from the seed.
+
+        An explicit deck (or its first cards, the rest in canonical order) is used as given.
+        Arranged hands are placed where the contract's deal mapping sends them: with
+        ``one_at_a_time`` deck index ``k`` goes to seat ``(dealer + 1 + k) mod N``, with
+        ``six_at_once`` to seat ``(dealer + 1 + k // 6) mod N``; the trump card is index ``6N``
+        (``after_deal``) or the last index (``bottom``, or no talon at all).
+        """
+        if self.seed is not None and not (self.deck or self.deal_hands or self.deal_trump):
+            return None
+        all_cards = self._deck_of(options)
+        size = len(all_cards)
+        if self.deck is not None and not self.deal_hands and not self.deal_trump:
+            given = list(self.deck)
+            unknown = [c for c in given if c not in all_cards]
+            if unknown or len(set(given)) != len(given):
+                raise PositionError(f"the deck lists unknown or repeated cards: {unknown or given}")
+            if self.deck_is_prefix:
+                return given + [c for c in all_cards if c not in given]
+            if sorted(given) != sorted(all_cards):
+                raise PositionError(f"the deck must list all {size} cards once each")
+            return given
+        if not (self.deal_hands or self.deal_trump or self.deal_talon is not None):
+            return None
+
+        n = self.player_count()
+        dealer = self.next_dealer()
+        dealt = HAND_SIZE * n
+        if dealt > size:
+            raise PositionError(f"{n} players need {dealt} cards, the deck has {size}")
+        slots: list[str | None] = [None] * size
+        per_seat = "six_at_once" if options.get("deal_order") == "six_at_once" else "one_at_a_time"
+        no_talon = dealt == size
+        trump_index = size - 1 if (no_talon or options.get("trump_card") == "bottom") else dealt
+
+        def seat_indices(seat: int) -> list[int]:
+            offset = (seat - dealer - 1) % n
+            if per_seat == "six_at_once":
+                return [6 * offset + j for j in range(HAND_SIZE)]
+            return [j * n + offset for j in range(HAND_SIZE)]
+
+        deal_trump = self.deal_trump
+        if deal_trump is None and self.trump_suit is not None:
+            named_now = {c for cards in self.deal_hands.values() for c in cards}
+            named_now |= set(self.deal_talon or [])
+            deal_trump = next(
+                (
+                    c
+                    for c in canonical(all_cards)
+                    if suit_of(c) == self.trump_suit and c not in named_now
+                ),
+                None,
+            )
+        if deal_trump:
+            slots[trump_index] = deal_trump
+        for seat, cards in self.deal_hands.items():
+            self._seat(seat, "a dealt hand")
+            if len(cards) > HAND_SIZE:
+                raise PositionError(f"player {seat} is dealt {len(cards)} cards; a hand is six")
+            indices = seat_indices(seat)
+            cards_left = list(cards)
+            if no_talon and trump_index in indices and deal_trump in cards_left:
+                cards_left.remove(deal_trump)
+                indices.remove(trump_index)
+            elif no_talon and trump_index in indices and deal_trump is not None:
+                raise PositionError(
+                    f"with no talon the trump card {deal_trump} is the dealer's last card; "
+                    f"list it in player {seat}'s hand"
+                )
+            for index, card in zip(indices, cards_left):
+                slots[index] = card
+        if self.deal_talon is not None:
+            talon_indices = [i for i in range(dealt, size) if i != trump_index]
+            if len(self.deal_talon) > len(talon_indices):
+                raise PositionError("the talon after the deal lists more cards than it has")
+            for index, card in zip(talon_indices, self.deal_talon):
+                slots[index] = card
+        named = [c for c in slots if c is not None]
+        unknown = [c for c in named if c not in all_cards]
+        if unknown or len(set(named)) != len(named):
+            raise PositionError(
+                f"the arranged deal names unknown or repeated cards: {unknown or named}"
+            )
+        trump_suit = suit_of(deal_trump) if deal_trump else (self.trump_suit or "")
+        free = self._free_order([c for c in all_cards if c not in named], trump_suit)
+        return [slot if slot is not None else free.pop(0) for slot in slots]
