@@ -1,0 +1,117 @@
+"""Canonical forms the runner compares in, independent of any engine's code.
+
+The contract (docs/architecture.md) defines a canonical card order and says two states are equal
+when their canonical serialisations are; moves are equal when their canonical JSON is. The suite
+applies these rules itself rather than borrowing the reference engine's, so the judge does not
+share code with one of the engines it judges.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+_RANKS = "23456789TJQKA"
+_SUITS = "CDHS"
+
+#: Paths (keys, with "*" for any list index) of card lists whose order carries no meaning.
+_UNORDERED = {
+    ("players", "*", "hand"),
+    ("players", "*", "known"),
+    ("bout", "passed"),
+    ("bout", "shown"),
+}
+_UNORDERED_PREFIXES = {path[:i] for path in _UNORDERED for i in range(len(path))}
+
+
+def card_key(card: Any) -> tuple:
+    """Sort key of the canonical card order: copy, then suit (C D H S), then rank ascending.
+
+    Anything that is not a well-formed card sorts last, by its text, so a garbled answer still
+    sorts deterministically and shows up in a diff rather than raising.
+    """
+    if isinstance(card, str) and len(card) in (2, 3):
+        rank, suit, copy = card[0], card[1], card[2:]
+        if rank in _RANKS and suit in _SUITS and copy in ("", "2"):
+            return (0, 1 if copy else 0, _SUITS.index(suit), _RANKS.index(rank), "")
+    if isinstance(card, int) and not isinstance(card, bool):
+        return (0, 0, 0, card, "")  # seat numbers in bout.passed
+    return (1, 0, 0, 0, json.dumps(card, sort_keys=True))
+
+
+def sort_cards(cards: Any) -> Any:
+    """A card list in canonical order (anything else unchanged)."""
+    if isinstance(cards, list):
+        return sorted(cards, key=card_key)
+    return cards
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON with sorted keys: the canonical text of a value."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def canonical_move(move: Any) -> str:
+    """The canonical JSON of a move: its ``cards`` list sorted, keys sorted."""
+    if isinstance(move, dict) and isinstance(move.get("cards"), list):
+        move = {**move, "cards": sort_cards(move["cards"])}
+    return dumps(move)
+
+
+def normalise(value: Any, path: tuple = ()) -> Any:
+    """A copy of ``value`` (found at ``path`` in a state) with every unordered card list sorted.
+
+    ``path`` lets a fragment be normalised like the state it came from: ``normalise(hand,
+    ("players", 0, "hand"))`` sorts the hand, so an ``expect`` step that names a hand compares
+    equal whatever order its author wrote.
+    """
+    shape = tuple("*" if isinstance(part, int) else part for part in path)
+    if shape in _UNORDERED:
+        return sort_cards(value)
+    if shape not in _UNORDERED_PREFIXES:
+        return value
+    if isinstance(value, dict):
+        return {key: normalise(item, path + (key,)) for key, item in value.items()}
+    if isinstance(value, list):
+        return [normalise(item, path + (index,)) for index, item in enumerate(value)]
+    return value
+
+
+def normalise_state(state: Any) -> Any:
+    """The state with hands, known cards, passed seats and shown trumps in canonical order."""
+    return normalise(state, ())
+
+
+def pointer_parts(pointer: str) -> list[str]:
+    """RFC 6901: ``"/players/0/hand"`` -> ``["players", "0", "hand"]``; ``""`` -> ``[]``."""
+    if pointer == "":
+        return []
+    if not pointer.startswith("/"):
+        raise ValueError(f"a JSON pointer starts with '/': {pointer!r}")
+    return [part.replace("~1", "/").replace("~0", "~") for part in pointer[1:].split("/")]
+
+
+class Missing:
+    """What a pointer resolves to when the state has nothing there."""
+
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+MISSING = Missing()
+
+
+def resolve(document: Any, pointer: str) -> tuple[Any, tuple]:
+    """The value at ``pointer`` and its path (list indices as ints), or ``MISSING``."""
+    node = document
+    path: list[Any] = []
+    for part in pointer_parts(pointer):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+            path.append(part)
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+            path.append(int(part))
+        else:
+            return MISSING, tuple(path)
+    return node, tuple(path)

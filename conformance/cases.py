@@ -1,0 +1,472 @@
+"""Running one YAML fixture case against an engine and judging every step.
+
+The semantics follow the contract (docs/architecture.md, Fixtures): ``legal`` compares the exact
+set of canonical moves, ``legal_includes``/``legal_excludes`` check membership, ``move`` must be
+accepted, ``refuse`` must be refused citing the rule, ``expect`` compares JSON-pointer fields of the
+state, ``result`` compares a subset of the result. The first step that does not hold ends the case;
+its :class:`CaseResult` carries everything a reader needs to reproduce it: the case ID and rules,
+the starting state, the step, the state before the step, the expected and the actual answer.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import canonical
+from .engine import Engine, ErrorResult
+from .gating import Support
+from .loader import Case, Step
+
+#: Outcomes. ``failed``: a wrong answer; ``error``: the engine misbehaved (timeout, crash, garbled
+#: answer); ``unsupported``: outside the engine's hello claim; ``not_run``: the engine had failed too
+#: often to keep asking; ``broken``: the fixture itself cannot be run.
+OUTCOMES = ("passed", "failed", "error", "unsupported", "not_run", "broken")
+
+
+@dataclass
+class CaseResult:
+    """What happened to one case."""
+
+    case_id: str
+    outcome: str
+    message: str = ""
+    signature: str | None = None  # a stable reason, matched by expected-failure lists
+    step: Step | None = None
+    expected: Any = None
+    actual: Any = None
+    start_state: Any = None
+    state_before: Any = None
+    diagnostics: dict[str, Any] = field(default_factory=dict)
+    ruleset: dict[str, Any] | None = None
+    duration: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome == "passed"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"outcome": self.outcome, "duration": round(self.duration, 6)}
+        if self.outcome != "passed":
+            out["message"] = self.message
+            if self.signature:
+                out["signature"] = self.signature
+        if self.step is not None:
+            out["step"] = {"index": self.step.index, "line": self.step.line, **self.step.data}
+        if self.outcome in ("failed", "error"):
+            out.update(
+                expected=self.expected,
+                actual=self.actual,
+                start_state=self.start_state,
+                state_before=self.state_before,
+            )
+        if self.diagnostics:
+            out["diagnostics"] = self.diagnostics
+        return out
+
+
+class _Stop(Exception):
+    """Ends a case early with a result (a failing step, an engine fault)."""
+
+    def __init__(self, result: CaseResult):
+        self.result = result
+
+
+class CaseRunner:
+    """Runs cases against one engine within its ``hello`` claim.
+
+    ``resolve`` turns a fixture ruleset into ``{"name", "options"}`` and ``defaults`` gives each
+    option's catalog default; both come from the spec data (``reference_impl.rulesets``) unless
+    given, so tests can run without it.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        support: Support,
+        *,
+        resolve: Any = None,
+        defaults: dict[str, Any] | None = None,
+    ):
+        if resolve is None or defaults is None:
+            from reference_impl import rulesets
+
+            resolve = resolve or rulesets.resolve_ruleset
+            defaults = defaults if defaults is not None else rulesets.default_options()
+        self.engine = engine
+        self.support = support
+        self._resolve = resolve
+        self._defaults = defaults
+
+    # ------------------------------------------------------------------ public
+
+    def resolve(self, case: Case) -> dict[str, Any] | str:
+        """The case's full ruleset, or the reason it cannot be resolved."""
+        try:
+            return self._resolve(case.ruleset)
+        except ValueError as exc:
+            return str(exc)
+
+    def gate(self, case: Case, ruleset: dict[str, Any]) -> str | None:
+        """Why the engine does not claim this case (None when it does)."""
+        return self.support.unsupported(ruleset["options"], case.players, self._defaults)
+
+    def run(self, case: Case) -> CaseResult:
+        began = time.perf_counter()
+        result = self._run(case)
+        result.duration = time.perf_counter() - began
+        return result
+
+    # ------------------------------------------------------------------ internals
+
+    def _run(self, case: Case) -> CaseResult:
+        ruleset = self.resolve(case)
+        if isinstance(ruleset, str):
+            return CaseResult(case.id, "broken", f"the case's ruleset is invalid: {ruleset}")
+        reason = self.gate(case, ruleset)
+        if reason is not None:
+            return CaseResult(
+                case.id,
+                "unsupported",
+                f"not claimed in hello: {reason}",
+                signature="unsupported",
+                ruleset=ruleset,
+            )
+        try:
+            state = self._start(case, ruleset)
+            start_state = canonical.normalise_state(state)
+            for step in case.steps:
+                state = self._step(case, step, state, start_state)
+        except _Stop as stop:
+            stop.result.ruleset = ruleset
+            return stop.result
+        return CaseResult(case.id, "passed", ruleset=ruleset)
+
+    def _start(self, case: Case, ruleset: dict[str, Any]) -> dict[str, Any]:
+        start = case.start
+        if "state" in start:
+            state = copy.deepcopy(start["state"])
+            if isinstance(state, dict):
+                state["ruleset"] = copy.deepcopy(ruleset)
+            return state
+        answer = self.engine.new_game(
+            case.ruleset,
+            case.players,
+            seed=start.get("seed"),
+            deck=start.get("deck"),
+            dealer=start.get("dealer"),
+            previous=start.get("previous"),
+        )
+        if isinstance(answer, ErrorResult):
+            raise _Stop(
+                self._error_answer(
+                    case, None, answer, None, None, what="new_game", expected="a state"
+                )
+            )
+        if not isinstance(answer, dict):
+            raise _Stop(
+                self._wrong(case, None, "new_game answered a non-object", "a state", answer)
+            )
+        return answer
+
+    def _error_answer(
+        self,
+        case: Case,
+        step: Step | None,
+        answer: ErrorResult,
+        start_state: Any,
+        state: Any,
+        *,
+        what: str,
+        expected: Any,
+    ) -> CaseResult:
+        """A result for an error answer where a successful one was due."""
+        where = f"step {step.index} {step.kind}" if step else "start"
+        base = {
+            "step": step,
+            "expected": expected,
+            "actual": answer.to_json(),
+            "start_state": start_state,
+            "state_before": state,
+            "diagnostics": dict(answer.diagnostics),
+        }
+        if answer.code == "not_run":
+            return CaseResult(case.id, "not_run", answer.message, signature="not_run", **base)
+        if answer.is_fault:
+            return CaseResult(
+                case.id,
+                "error",
+                f"{where}: the engine failed on {what}: {answer}",
+                signature=f"{where}: {answer.code}",
+                **base,
+            )
+        if answer.code == "unsupported":
+            return CaseResult(
+                case.id,
+                "failed",
+                f"{where}: hello claims support for this case but {what} answered {answer}",
+                signature=f"{where}: unsupported despite hello",
+                **base,
+            )
+        rule = f" {answer.rule}" if answer.rule else ""
+        return CaseResult(
+            case.id,
+            "failed",
+            f"{where}: {what} was refused: {answer}",
+            signature=f"{where}: refused {answer.code}{rule}",
+            **base,
+        )
+
+    def _wrong(
+        self,
+        case: Case,
+        step: Step | None,
+        message: str,
+        expected: Any,
+        actual: Any,
+        *,
+        signature: str | None = None,
+        start_state: Any = None,
+        state: Any = None,
+    ) -> CaseResult:
+        where = f"step {step.index} {step.kind}" if step else "start"
+        return CaseResult(
+            case.id,
+            "failed",
+            f"{where}: {message}",
+            signature=f"{where}: {signature or message}",
+            step=step,
+            expected=expected,
+            actual=actual,
+            start_state=start_state,
+            state_before=state,
+        )
+
+    def _legal(self, case: Case, step: Step, state: Any, start_state: Any) -> list[Any]:
+        answer = self.engine.legal_moves(state)
+        if isinstance(answer, ErrorResult):
+            raise _Stop(
+                self._error_answer(
+                    case,
+                    step,
+                    answer,
+                    start_state,
+                    canonical.normalise_state(state),
+                    what="legal_moves",
+                    expected=step.body,
+                )
+            )
+        if not isinstance(answer, list):
+            raise _Stop(
+                self._wrong(
+                    case,
+                    step,
+                    "legal_moves answered a non-list",
+                    step.body,
+                    answer,
+                    start_state=start_state,
+                    state=canonical.normalise_state(state),
+                )
+            )
+        return answer
+
+    def _step(self, case: Case, step: Step, state: Any, start_state: Any) -> Any:
+        kind, body = step.kind, step.body
+        before = canonical.normalise_state(state)
+        context = {"start_state": start_state, "state": before}
+
+        if kind in ("legal", "legal_includes", "legal_excludes"):
+            moves = self._legal(case, step, state, start_state)
+            got = [canonical.canonical_move(move) for move in moves]
+            got_set = set(got)
+            want = {canonical.canonical_move(move): move for move in body}
+            if kind == "legal":
+                missing = [want[key] for key in sorted(set(want) - got_set)]
+                extra = [_loads(key) for key in sorted(got_set - set(want))]
+                twice = sorted({key for key in got if got.count(key) > 1})
+                if missing or extra or twice:
+                    actual: dict[str, Any] = {"missing": missing, "extra": extra}
+                    if twice:
+                        actual["listed_twice"] = [_loads(key) for key in twice]
+                    parts = [f"{len(missing)} missing", f"{len(extra)} extra"]
+                    if twice:
+                        parts.append(f"{len(twice)} listed twice")
+                    raise _Stop(
+                        self._wrong(
+                            case,
+                            step,
+                            "the legal set differs: " + ", ".join(parts),
+                            body,
+                            actual,
+                            signature="wrong set",
+                            **context,
+                        )
+                    )
+            elif kind == "legal_includes":
+                missing = [want[key] for key in sorted(set(want) - got_set)]
+                if missing:
+                    raise _Stop(
+                        self._wrong(
+                            case,
+                            step,
+                            f"{len(missing)} move(s) that must be legal are not listed",
+                            body,
+                            {"missing": missing, "legal": moves},
+                            signature="missing moves",
+                            **context,
+                        )
+                    )
+            else:
+                present = [want[key] for key in sorted(set(want) & got_set)]
+                if present:
+                    raise _Stop(
+                        self._wrong(
+                            case,
+                            step,
+                            f"{len(present)} move(s) that must not be legal are listed",
+                            body,
+                            {"present": present, "legal": moves},
+                            signature="forbidden moves listed",
+                            **context,
+                        )
+                    )
+            return state
+
+        if kind == "move":
+            answer = self.engine.apply(state, body)
+            if isinstance(answer, ErrorResult):
+                raise _Stop(
+                    self._error_answer(
+                        case, step, answer, start_state, before, what="apply", expected="accepted"
+                    )
+                )
+            if not isinstance(answer, dict):
+                raise _Stop(
+                    self._wrong(
+                        case, step, "apply answered a non-object", "a state", answer, **context
+                    )
+                )
+            return answer
+
+        if kind == "refuse":
+            code = step.data.get("code", "illegal_move")
+            rule = step.data.get("rule")
+            expected = {"code": code, "rule": rule} if rule else {"code": code}
+            answer = self.engine.apply(state, body)
+            if not isinstance(answer, ErrorResult):
+                raise _Stop(
+                    self._wrong(
+                        case,
+                        step,
+                        "the move was accepted; it must be refused"
+                        + (f" citing {rule}" if rule else f" with {code}"),
+                        expected,
+                        {"accepted": True, "state": canonical.normalise_state(answer)},
+                        signature="accepted",
+                        **context,
+                    )
+                )
+            if answer.is_fault:
+                raise _Stop(
+                    self._error_answer(
+                        case, step, answer, start_state, before, what="apply", expected=expected
+                    )
+                )
+            if answer.code != code or (rule and answer.rule != rule):
+                got = answer.code + (f" {answer.rule}" if answer.rule else "")
+                want_text = code + (f" {rule}" if rule else "")
+                raise _Stop(
+                    self._wrong(
+                        case,
+                        step,
+                        f"refused with {got}, expected {want_text}",
+                        expected,
+                        answer.to_json(),
+                        signature=f"refused with {got}",
+                        **context,
+                    )
+                )
+            return state
+
+        if kind == "expect":
+            wrong = {}
+            for pointer, want_value in body.items():
+                got_value, _path = canonical.resolve(before, pointer)
+                want_norm = canonical.normalise(want_value, _path_of(pointer))
+                if got_value is canonical.MISSING or got_value != want_norm:
+                    wrong[pointer] = (want_norm, got_value)
+            if wrong:
+                pointers = sorted(wrong)
+                raise _Stop(
+                    self._wrong(
+                        case,
+                        step,
+                        "state differs at " + ", ".join(pointers),
+                        {p: wrong[p][0] for p in pointers},
+                        {p: _show(wrong[p][1]) for p in pointers},
+                        signature="state differs at " + ", ".join(pointers),
+                        **context,
+                    )
+                )
+            return state
+
+        if kind == "result":
+            result = before.get("result", canonical.MISSING) if isinstance(before, dict) else None
+            if body is None:
+                if result is not None:
+                    raise _Stop(
+                        self._wrong(
+                            case,
+                            step,
+                            "the game is over; it must go on",
+                            None,
+                            _show(result),
+                            signature="game over",
+                            **context,
+                        )
+                    )
+                return state
+            if not isinstance(result, dict):
+                raise _Stop(
+                    self._wrong(
+                        case,
+                        step,
+                        "the game is not over",
+                        body,
+                        _show(result),
+                        signature="game not over",
+                        **context,
+                    )
+                )
+            differ = sorted(key for key in body if result.get(key, canonical.MISSING) != body[key])
+            if differ:
+                raise _Stop(
+                    self._wrong(
+                        case,
+                        step,
+                        "the result differs in " + ", ".join(differ),
+                        body,
+                        result,
+                        signature="result differs in " + ", ".join(differ),
+                        **context,
+                    )
+                )
+            return state
+
+        raise AssertionError(f"unknown step kind {kind!r}")  # the loader admits none
+
+
+def _path_of(pointer: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else p for p in canonical.pointer_parts(pointer))
+
+
+def _loads(text: str) -> Any:
+    import json
+
+    return json.loads(text)
+
+
+def _show(value: Any) -> Any:
+    return repr(value) if value is canonical.MISSING else value

@@ -1,0 +1,49 @@
+"""Turning an ``--engine`` argument into an :class:`~conformance.engine.Engine`.
+
+- nothing, ``reference`` or ``reference:inprocess``: the reference engine in this process;
+- ``python:MODULE:NAME``: an engine built in this process by calling ``MODULE.NAME()`` (an
+  ``Engine``, or an object with the functions of ``reference_impl.api``, which gets wrapped); this
+  is how the project's tests run deliberately wrong engines, and how a Python engine can skip the
+  process protocol;
+- anything else: a command line, started as a process speaking spec/protocol.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .engine import Engine, InProcessEngine
+from .process import SubprocessEngine
+
+
+class EngineSpecError(ValueError):
+    """An ``--engine`` argument that names no engine; the run stops with a usage error."""
+
+
+def make_engine(spec: str | None, **process_options: Any) -> Engine:
+    """The engine ``spec`` names; ``process_options`` go to :class:`SubprocessEngine`."""
+    if spec is None or spec.strip() in ("", "reference", "reference:inprocess"):
+        return InProcessEngine()
+    spec = spec.strip()
+    if spec.startswith("python:"):
+        target = spec[len("python:") :]
+        module_name, _, attr = target.partition(":")
+        if not module_name or not attr:
+            raise EngineSpecError(
+                f"{spec!r}: write python:MODULE:NAME, e.g. python:mypkg.engine:make"
+            )
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise EngineSpecError(f"{spec!r}: cannot import {module_name}: {exc}") from None
+        factory = getattr(module, attr, None)
+        if factory is None:
+            raise EngineSpecError(f"{spec!r}: {module_name} has no {attr}")
+        built = factory() if callable(factory) else factory
+        if isinstance(built, Engine):
+            return built
+        if all(hasattr(built, name) for name in ("new_game", "legal_moves", "apply")):
+            return InProcessEngine(built)
+        raise EngineSpecError(f"{spec!r}: {attr} gave neither an Engine nor an engine API object")
+    return SubprocessEngine(spec, **process_options)

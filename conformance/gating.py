@@ -1,0 +1,103 @@
+"""Capability gating: which cases an engine claims to support, read from its ``hello``.
+
+A case outside the claim is *unsupported* and counted apart, never failed (test262's feature
+flags, Bowtie's dialects). The claim is also a promise: an engine that answers ``unsupported`` to
+a case inside it is caught lying (spec/protocol.md, P-16 and P-17).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engine import PROTOCOL_VERSION
+
+
+class HelloError(ValueError):
+    """A ``hello`` answer the runner cannot work with; the run stops with a usage error."""
+
+
+def deck_key(deck_size: Any, decks: Any) -> str:
+    """The ``supports.players`` key of a deck: ``"36"`` for one pack, ``"36x2"`` for two."""
+    return f"{deck_size}" if str(decks) == "1" else f"{deck_size}x{decks}"
+
+
+@dataclass(frozen=True)
+class Support:
+    """What an engine claims in ``hello``. ``options`` holds only the options it listed."""
+
+    players: dict[str, frozenset[int]]
+    options: dict[str, frozenset[str]] = field(default_factory=dict)
+    observe: bool = False
+
+    @classmethod
+    def everything(cls) -> Support:
+        """A claim that gates nothing (for callers without a hello, e.g. quick checks)."""
+        return _Everything(players={})
+
+    @classmethod
+    def from_hello(cls, hello: Any) -> Support:
+        """Read and check the ``hello`` answer; :class:`HelloError` says what is wrong."""
+        if not isinstance(hello, dict):
+            raise HelloError(f"hello must answer an object, got {type(hello).__name__}")
+        protocol = hello.get("protocol")
+        if str(protocol).split(".")[0] != PROTOCOL_VERSION:
+            raise HelloError(
+                f"the engine speaks protocol {protocol!r}; this runner speaks {PROTOCOL_VERSION!r}"
+            )
+        engine = hello.get("engine")
+        if not isinstance(engine, dict) or not isinstance(engine.get("name"), str):
+            raise HelloError("hello needs engine: {name, version}")
+        supports = hello.get("supports")
+        if not isinstance(supports, dict):
+            raise HelloError("hello needs a supports object (players, options, observe)")
+        players = supports.get("players")
+        if not isinstance(players, dict) or not players:
+            raise HelloError(
+                'supports.players must map decks to player counts, e.g. {"36": [2, 3, 4, 5, 6]}'
+            )
+        parsed_players: dict[str, frozenset[int]] = {}
+        for key, counts in players.items():
+            if not isinstance(counts, list) or not all(
+                isinstance(n, int) and not isinstance(n, bool) for n in counts
+            ):
+                raise HelloError(f"supports.players[{key!r}] must be a list of integers")
+            parsed_players[str(key)] = frozenset(counts)
+        options = supports.get("options", {})
+        if not isinstance(options, dict):
+            raise HelloError("supports.options must map option names to lists of values")
+        parsed_options: dict[str, frozenset[str]] = {}
+        for name, values in options.items():
+            if not isinstance(values, list):
+                raise HelloError(f"supports.options[{name!r}] must be a list of values")
+            parsed_options[str(name)] = frozenset(str(v) for v in values)
+        return cls(parsed_players, parsed_options, bool(supports.get("observe", False)))
+
+    def option_values(self, option: str, default: Any) -> frozenset[str]:
+        """The values of ``option`` the engine supports (its default alone when not listed)."""
+        return self.options.get(option, frozenset({str(default)}))
+
+    def unsupported(
+        self, options: dict[str, Any], players: int, defaults: dict[str, Any]
+    ) -> str | None:
+        """Why a case with these resolved ``options`` and ``players`` is outside the claim, or
+        None when it is inside."""
+        reasons = []
+        key = deck_key(options.get("deck_size", 36), options.get("decks", 1))
+        if key not in self.players:
+            reasons.append(f"deck {key}")
+        elif players not in self.players[key]:
+            reasons.append(f"{players} players with deck {key}")
+        for option, value in options.items():
+            if option in ("deck_size", "decks"):
+                if option in self.options and str(value) not in self.options[option]:
+                    reasons.append(f"{option}={value}")
+                continue
+            if str(value) not in self.option_values(option, defaults.get(option, value)):
+                reasons.append(f"{option}={value}")
+        return ", ".join(reasons) or None
+
+
+class _Everything(Support):
+    def unsupported(self, options: dict[str, Any], players: int, defaults: dict[str, Any]):
+        return None
