@@ -586,6 +586,26 @@ def deal(deck: list[str], n: int, dealer: int, deal_order: str = "one_at_a_time"
     return {"hands": [sorted(h, key=card_key) for h in hands], "trump": trump, "talon": talon}
 
 
+def portable_shuffle(seed: int, deck: list[str]) -> list[str]:
+    """The contract's portable shuffle: SplitMix64 seeded with ``seed``, Fisher-Yates from the end."""
+    mask = (1 << 64) - 1
+    state = seed & mask
+
+    def next_u64() -> int:
+        nonlocal state
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        return z ^ (z >> 31)
+
+    out = list(deck)
+    for i in range(len(out) - 1, 0, -1):
+        j = next_u64() % (i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
 def build(hands: list[list[str]], trump: str, talon: list[str], dealer: int,
           deal_order: str = "one_at_a_time", trump_card: str = "after_deal") -> list[str]:
     """A deck order that deals ``hands``; ``talon`` excludes the trump card (drawn last)."""
@@ -611,6 +631,10 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("check")
     c.add_argument("paths", nargs="*", type=Path)
+    sh = sub.add_parser("shuffle", help="the deck order a seed gives (portable shuffle)")
+    sh.add_argument("seed", type=int)
+    sh.add_argument("--deck-size", type=int, default=36)
+    sh.add_argument("--decks", type=int, default=1)
     r = sub.add_parser("rest", help="cards of the deck not named (to fill a discard pile)")
     r.add_argument("--deck-size", type=int, default=36)
     r.add_argument("--decks", type=int, default=1)
@@ -634,6 +658,9 @@ def main(argv: list[str] | None = None) -> int:
             print(p)
         print(f"{len(cases)} cases, {len(problems)} problems")
         return 1 if problems else 0
+    if args.cmd == "shuffle":
+        print("[" + ", ".join(portable_shuffle(args.seed, full_deck(args.deck_size, args.decks))) + "]")
+        return 0
     if args.cmd == "rest":
         named = set(" ".join(args.cards).replace(",", " ").split())
         rest = [c for c in full_deck(args.deck_size, args.decks) if c not in named]
