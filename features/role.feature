@@ -193,6 +193,8 @@ Feature: Attacker and defender
       Then only player 0 may move
       And player 2 may not attack with 8D
       And the defender may not attack with 9C
+      When player 2 attacks with 8D
+      Then the move is refused citing R-ATTACK-1
 
     @R-ROLE-5 @opt:throw_in_priority=circle
     Scenario: The main attacker has the first right to add cards

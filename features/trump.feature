@@ -64,6 +64,7 @@ Feature: Trumps
       And the trump card is AS
       And the dealer is player <dealer>
       And player <dealer> holds <dealer hand>
+      And player <dealer> is known to hold AS
 
       Examples:
         | players | deck_size | deal_order    | dealer | dealer hand         |
@@ -79,3 +80,4 @@ Feature: Trumps
       Then the talon is empty
       And the trump card is AS
       And player 5 holds JC 8D AD JH 8S AS
+      And player 5 is known to hold AS
