@@ -472,6 +472,9 @@ class CaseChecker:
                 keys.append(move_key(mv))
             if len(set(keys)) != len(keys):
                 self.err(step, f"{kind} lists a move twice")
+        elif kind == "refuse" and step.get("code") == "bad_request":
+            if not isinstance(body, dict) or "player" not in body or "action" not in body:
+                self.err(step, "a refused move still needs 'player' and 'action'")
         elif kind in ("move", "refuse"):
             self.check_move(step, body, n, deck, kind)
             if kind == "refuse":
