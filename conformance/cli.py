@@ -213,7 +213,12 @@ def serve(args: argparse.Namespace) -> int:
         print("durak-conformance serve: --engine takes python:MODULE:NAME", file=sys.stderr)
         return 2
     try:
-        engine = make_engine(spec)
+        if spec is None or spec.startswith("reference"):
+            from .engine import InProcessEngine
+
+            engine = InProcessEngine(roundtrip=False)  # serve serialises every answer anyway
+        else:
+            engine = make_engine(spec)
     except EngineSpecError as exc:
         print(f"durak-conformance serve: {exc}", file=sys.stderr)
         return 2

@@ -1,0 +1,47 @@
+"""The whole packaged suite (YAML fixtures and Gherkin scenarios) against the reference engine,
+in process and through `durak-conformance serve`: the two paths must agree case by case, and the
+reference engine must pass every case it claims."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from conformance.cli import main
+from conformance.report import read_report
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    out = tmp_path_factory.mktemp("suite")
+    runs = {}
+    for name, engine in (
+        ("inprocess", []),
+        ("serve", ["--engine", f"{sys.executable} -m conformance serve"]),
+    ):
+        path = out / f"{name}.jsonl"
+        status = main(["run", "--json", str(path), *engine])
+        runs[name] = (status, read_report(path))
+    return runs
+
+
+def _judged(report):
+    return {c["id"]: (c["outcome"], c.get("signature")) for c in report["cases"]}
+
+
+def test_process_path_gives_the_same_results(reports):
+    _, inprocess = reports["inprocess"]
+    _, served = reports["serve"]
+    assert inprocess["cases"], "the suite is empty"
+    assert _judged(served) == _judged(inprocess)
+    assert served["engine"]["engine"] == inprocess["engine"]["engine"]
+
+
+def test_reference_engine_passes_the_whole_suite(reports):
+    status, report = reports["inprocess"]
+    failing = {
+        c["id"]: c.get("message") for c in report["cases"] if c["outcome"] not in ("passed",)
+    }
+    assert failing == {}
+    assert status == 0
