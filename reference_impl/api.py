@@ -181,7 +181,7 @@ def apply(state, move) -> dict:
     s = _load(state)
     if s.result is not None:
         raise IllegalMove("R-PLAY-2", "the game is over; no move is legal")
-    m = parse_move(move, s.n)
+    m = parse_move(move, s.n, s.r.deck_mask)
     if m not in set(_legal(s)):
         rule, message = diagnose(s, m)
         raise IllegalMove(rule, message)

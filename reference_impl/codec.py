@@ -184,19 +184,23 @@ _FIELDS = {
 }
 
 
-def _parse_card(value, pointer: str) -> int:
+def _parse_card(value, pointer: str, deck_mask: int) -> int:
     if not isinstance(value, str) or value not in CARD_NUMBERS:
         raise BadRequest(
             f"{value!r} is not a card; write <rank><suit>[2], rank 2-9 T J Q K A, suit C D H S "
             "(e.g. \"7S\", \"TH2\")",
             pointer=pointer,
         )
-    return CARD_NUMBERS[value]
+    c = CARD_NUMBERS[value]
+    if not (deck_mask >> c) & 1:
+        raise BadRequest(f"{value} is not a card of this ruleset's deck", pointer=pointer)
+    return c
 
 
-def parse_move(move, n: int) -> tuple:
+def parse_move(move, n: int, deck_mask: int) -> tuple:
     """A move dict as an internal tuple; ``BadRequest`` (with a pointer into the move) if the move
-    is malformed: not an object, unknown player or action, a missing, extra or ill-formed field."""
+    is malformed (spec/rules.md R-PLAY-5, step 2): not an object, unknown player or action, a
+    missing, extra or ill-typed field, a card not of this deck, an empty or repeating list."""
     if not isinstance(move, dict):
         raise BadRequest("a move must be an object {\"player\": seat, \"action\": ...}",
                          pointer="/move")
@@ -228,13 +232,13 @@ def parse_move(move, n: int) -> tuple:
         if not isinstance(cards, list) or not cards:
             raise BadRequest("\"cards\" must be a non-empty list of cards", pointer="/move/cards")
         for i, c in enumerate(cards):
-            bit = 1 << _parse_card(c, f"/move/cards/{i}")
+            bit = 1 << _parse_card(c, f"/move/cards/{i}", deck_mask)
             if x & bit:
                 raise BadRequest(f"card {c} is listed twice", pointer=f"/move/cards/{i}")
             x |= bit
     elif act == BEAT:
-        x = _parse_card(move["target"], "/move/target")
-        y = _parse_card(move["card"], "/move/card")
+        x = _parse_card(move["target"], "/move/target", deck_mask)
+        y = _parse_card(move["card"], "/move/card", deck_mask)
     elif act == THROW_IN or act == SHOW_TRUMP:
-        x = _parse_card(move["card"], "/move/card")
+        x = _parse_card(move["card"], "/move/card", deck_mask)
     return (player, act, x, y)

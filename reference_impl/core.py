@@ -247,6 +247,18 @@ def capacity_ok(s: State, target: int, added: int) -> bool:
     return True
 
 
+def attack_rank_cards(s: State) -> int:
+    """Mask of the deck's cards of the attack rank (the rank every attack card shares), or 0 when
+    the attack cards have several ranks (section 11 of spec/rules.md)."""
+    rm = s.r.rank_mask
+    t_att = s.t_att
+    m = rm[t_att[0]]
+    for c in t_att:
+        if not (m >> c) & 1:
+            return 0
+    return m
+
+
 def transfer_window(s: State) -> bool:
     """R-TRANSFER-2: no attack card beaten yet (so one rank only), not bout 1 with
     ``not_first_bout``; the defender has not declared take."""
@@ -258,10 +270,10 @@ def transfer_window(s: State) -> bool:
 def show_window(s: State) -> bool:
     """R-TRANSFER-7: when a trump may be shown (``trump_show``)."""
     mode = s.r.trump_show
-    if mode == SHOW_OFF:
+    if mode == SHOW_OFF or not s.r.transfer:
         return False
     if mode == SHOW_ANY_TIME:
-        return not s.taking and s.unbeaten > 0
+        return not s.taking and s.unbeaten > 0 and attack_rank_cards(s) != 0
     return transfer_window(s)
 
 
@@ -325,7 +337,7 @@ def legal_moves(s: State) -> list:
                     if r.beat_earliest:
                         break
             out.append((d, TAKE, 0, 0))
-            if r.transfer or r.trump_show:
+            if r.transfer:
                 _transfer_moves(s, out)
         elif r.take_any_time:
             out.append((d, TAKE, 0, 0))
@@ -364,10 +376,10 @@ def _transfer_moves(s: State, out: list) -> None:
     target = transfer_target(s)
     if target < 0 or (not r.transfer_around and target == s.opener):
         return
-    rank_cards = s.hands[d] & r.rank_mask[s.t_att[0]]
+    rank_cards = s.hands[d] & attack_rank_cards(s)
     if not rank_cards:
         return
-    if r.transfer and transfer_window(s):
+    if transfer_window(s):
         if r.transfer_several:
             sub = rank_cards
             while sub:
@@ -380,7 +392,7 @@ def _transfer_moves(s: State, out: list) -> None:
                 low = m & -m
                 out.append((d, TRANSFER, low, 0))
                 m ^= low
-    if r.trump_show and show_window(s) and capacity_ok(s, target, 0):
+    if show_window(s) and capacity_ok(s, target, 0):
         tsuit = SUIT_OF[s.trump]
         m = rank_cards & ~s.shown
         while m:
@@ -412,8 +424,6 @@ def apply_move(s: State, m: tuple) -> None:
         _put(s, p, x)
     elif act == TRANSFER:
         _pass_on(s, p)  # before the cards leave the hand: going out may end the game (R-OUT-2)
-        if s.r.reset_any:
-            s.passed = 0
         _put(s, p, x)
     elif act == SHOW_TRUMP:
         s.shown |= 1 << x
@@ -463,12 +473,13 @@ def _beat(s: State, target: int, card: int) -> None:
 
 def _pass_on(s: State, p: int) -> None:
     """After a transfer or trump show by defender ``p``: the next opponent defends (R-TRANSFER-1),
-    the main attacker per ``transfer_main_attacker`` (R-TRANSFER-6)."""
+    the main attacker per ``transfer_main_attacker`` (R-TRANSFER-6), passes cleared (R-THROW-6)."""
     target = transfer_target(s)
-    if s.r.main_last_transferrer or s.attacker == target:
+    main = s.attacker
+    if s.r.main_last_transferrer or main == target or partners(s, main, target):
         s.attacker = p
     s.defender = target
-    s.passed &= ~(1 << target)
+    s.passed = 0
 
 
 def _emptied(s: State, p: int) -> None:
@@ -623,9 +634,13 @@ def _finish(s: State, took: bool, epaulettes: int) -> None:
     elif teams is None:
         fool = holders[0]
     else:
+        # R-END-2: the losing team's first member holding cards clockwise from the defender
         losing_team = teams[holders[0]]
-        if len(holders) == 1:
-            fool = holders[0]
+        for i in range(s.n):
+            q = (s.defender + i) % s.n
+            if s.hands[q]:
+                fool = q
+                break
     finished = list(s.finished)
     winners = _winners(s, finished, fool, losing_team, draw)
     ep = None
@@ -644,24 +659,20 @@ def _finish(s: State, took: bool, epaulettes: int) -> None:
 
 
 def _winners(s: State, finished: list, fool, losing_team, draw: bool) -> list:
-    """R-END-4 (``win_mode``), R-TEAM-3 for teams; sorted seats."""
+    """R-END-4 (``win_mode``) and R-TEAM-3; seats in finishing order."""
     mode = s.r.win_mode
     teams = s.teams
     if mode == "loser_only":
         return []
+    if mode == "ranking":
+        return [p for p in finished
+                if p != fool and (teams is None or teams[p] != losing_team)]
     if teams is None:
-        if mode == "first_out_wins":
-            return finished[:1]
-        return sorted(p for p in finished if p != fool)
-    # teams: a team has gone out when its last member has
-    order = []
+        return [p for p in finished if p != fool][:1]
+    # first_out_wins with teams: the first team whose last member went out, not the losing team
     for i, p in enumerate(finished):
         t = teams[p]
         done = finished[: i + 1]
-        if t not in order and all(teams[q] != t or q in done for q in range(s.n)):
-            order.append(t)
-    if losing_team is not None and losing_team in order:
-        order.remove(losing_team)
-    if mode == "first_out_wins":
-        order = order[:1]
-    return sorted(q for q in range(s.n) if teams[q] in order)
+        if t != losing_team and all(teams[q] != t or q in done for q in range(s.n)):
+            return [q for q in finished if teams[q] == t]
+    return []

@@ -26,6 +26,7 @@ from reference_impl.core import (
     THROW_IN,
     TRANSFER,
     State,
+    attack_rank_cards,
     cap,
     capacity_ok,
     eligible,
@@ -73,18 +74,22 @@ def diagnose(s: State, m: tuple) -> tuple[str, str]:
         return "R-PLAY-3", f"player {p} does not hold {_cards(missing)}"
 
     # R-PLAY-4: each action belongs to a role
-    if act == ATTACK and p != s.attacker:
-        return "R-PLAY-4", (f"only the main attacker (player {s.attacker}) opens a bout with "
-                            f"attack; player {p} is not the main attacker")
-    if act in (THROW_IN, PASS) and p == d:
+    if act in (ATTACK, THROW_IN, PASS) and p == d:
         return "R-PLAY-4", f"player {p} is the defender; {name} is an attacker's action"
     if act in (BEAT, TAKE, TRANSFER, SHOW_TRUMP) and p != d:
         return "R-PLAY-4", (f"{name} is the defender's action and player {d} defends, not "
                             f"player {p}")
 
+    # an action the ruleset does not have
+    if act == TRANSFER and not s.r.transfer:
+        return "R-TRANSFER-1", "this ruleset has no transfers (transfer: off)"
+    if act == SHOW_TRUMP and (s.r.trump_show == SHOW_OFF or not s.r.transfer):
+        return "R-TRANSFER-7", ("this ruleset has no trump-show transfers (trump_show: "
+                                f"{s.r.options['trump_show']}, transfer: {s.r.options['transfer']})")
+
     empty = not s.t_att
     if act == ATTACK:
-        return _attack(s, x)
+        return _attack(s, p, x)
     if empty:
         return "R-ATTACK-1", (f"the bout has not been opened: player {s.attacker} must attack "
                               f"first; nothing else may be played on an empty table")
@@ -105,7 +110,10 @@ def _unexplained(s: State, what: str) -> tuple[str, str]:
     raise AssertionError(f"engine inconsistency: {what} is not legal but no rule forbids it")
 
 
-def _attack(s: State, x: int) -> tuple[str, str]:
+def _attack(s: State, p: int, x: int) -> tuple[str, str]:
+    if p != s.attacker:
+        return "R-ATTACK-1", (f"only the main attacker (player {s.attacker}) opens the bout; "
+                              f"player {p} is not the main attacker")
     if s.t_att:
         return "R-ATTACK-1", ("the bout is already open; attack only opens a bout (add cards "
                               "with throw_in)")
@@ -146,12 +154,11 @@ def _throw_in(s: State, p: int, c: int) -> tuple[str, str]:
                                  "(throw_in_timing: all_beaten)")
     if p not in eligible(s):
         return "R-THROW-3", _not_eligible(s, p)
-    passed = (s.passed >> p) & 1
-    if not passed and p not in priority(s):
-        return "R-THROW-4", _priority_text(s)
-    if passed:
-        return "R-THROW-6", (f"player {p} has passed and his pass has not expired "
+    if (s.passed >> p) & 1:
+        return "R-THROW-4", (f"player {p} has passed and his pass has not expired "
                              f"(pass_reset: {r.options['pass_reset']})")
+    if p not in priority(s):
+        return "R-THROW-4", _priority_text(s)
     if s.taking and not r.pile_on:
         return "R-TAKE-2", "no cards may be added after the defender declared take (pile_on: forbidden)"
     return _unexplained(s, "throw_in")
@@ -188,7 +195,7 @@ def _beat(s: State, target: int, card: int) -> tuple[str, str]:
             return "R-BEAT-4", (f"the earliest unbeaten card, {CARD_NAMES[first]}, must be beaten "
                                 "first (beat_order: earliest_first)")
     if s.taking:
-        return "R-TAKE-3", "the defender has declared take and will pick up the table; he beats no more"
+        return "R-TAKE-1", "the defender has declared take; he makes no further move in this bout"
     return _unexplained(s, "beat")
 
 
@@ -204,11 +211,10 @@ def _take(s: State) -> tuple[str, str]:
 def _pass(s: State, p: int) -> tuple[str, str]:
     if p not in eligible(s):
         return "R-THROW-3", _not_eligible(s, p)
-    passed = (s.passed >> p) & 1
-    if not passed and p not in priority(s):
+    if (s.passed >> p) & 1:
+        return "R-THROW-4", f"player {p} has already passed and his pass has not expired"
+    if p not in priority(s):
         return "R-THROW-4", _priority_text(s)
-    if passed:
-        return "R-THROW-5", f"player {p} has already passed"
     if s.unbeaten and not s.taking:
         return "R-THROW-5", ("an attacker may pass only when every attack card is beaten or the "
                              "defender is taking")
@@ -217,14 +223,15 @@ def _pass(s: State, p: int) -> tuple[str, str]:
 
 def _transfer(s: State, x: int) -> tuple[str, str]:
     r = s.r
-    if not r.transfer:
-        return "R-TRANSFER-1", "this ruleset has no transfers (transfer: off)"
-    rank = RANK_OF[s.t_att[0]]
-    if any(RANK_OF[c] != rank for c in bits(x)):
-        return "R-TRANSFER-1", (f"a transfer adds cards of the attack rank "
-                                f"({'23456789TJQKA'[rank]}) only: {_cards(x)}")
     if s.taking:
-        return "R-TRANSFER-2", "the defender has declared take"
+        return "R-TAKE-1", "the defender has declared take; he makes no further move in this bout"
+    rank_cards = attack_rank_cards(s)
+    if x & ~rank_cards:
+        if not rank_cards:
+            return "R-TRANSFER-1", ("the attack cards have several ranks, so there is no attack "
+                                    "rank to transfer with")
+        return "R-TRANSFER-1", (f"a transfer adds cards of the attack rank "
+                                f"({'23456789TJQKA'[RANK_OF[s.t_att[0]]]}) only: {_cards(x)}")
     if s.unbeaten != len(s.t_att):
         return "R-TRANSFER-2", "a transfer is allowed only while no attack card has been beaten"
     if r.transfer_not_first_bout and s.bout == 1:
@@ -271,13 +278,12 @@ def _around(s: State):
 
 def _show(s: State, c: int) -> tuple[str, str]:
     r = s.r
-    if r.trump_show == SHOW_OFF:
-        return "R-TRANSFER-7", "this ruleset has no trump-show transfers (trump_show: off)"
+    if s.taking:
+        return "R-TAKE-1", "the defender has declared take; he makes no further move in this bout"
     rule = _capacity(s, 0) or _around(s)
     if rule:
         return rule
-    rank = RANK_OF[s.t_att[0]]
-    if SUIT_OF[c] != SUIT_OF[s.trump] or RANK_OF[c] != rank:
+    if SUIT_OF[c] != SUIT_OF[s.trump] or not (attack_rank_cards(s) >> c) & 1:
         return "R-TRANSFER-7", (f"only the trump of the attack rank may be shown; {CARD_NAMES[c]} "
                                 "is not")
     if not show_window(s):
