@@ -375,6 +375,7 @@ def fixture_record(item: FixtureItem, result: CaseResult) -> dict[str, Any]:
         "options": dict(case.options),
         "players": case.players,
         "ruleset": result.ruleset if result.ruleset else case.ruleset,
+        "ruleset_request": case.ruleset,
         **result.to_json(),
     }
     return record

@@ -165,13 +165,26 @@ def _compact(value: Any, limit: int = 4000) -> str:
     return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
 
 
+def _short(state: Any) -> Any:
+    """A state with its ruleset's options elided (they are printed once, above)."""
+    if isinstance(state, dict) and isinstance(state.get("ruleset"), dict):
+        ruleset = state["ruleset"]
+        return {**state, "ruleset": {"name": ruleset.get("name"), "options": "(as resolved above)"}}
+    return state
+
+
 def failure_text(record: dict[str, Any]) -> str:
     """What a failing case shows: case, rules, ruleset, step, expected, actual, states, engine
     diagnostics (stderr tail and what was received)."""
     lines = [f"case {record['id']}  ({record.get('location', '?')})"]
     lines.append(f"rules: {', '.join(record.get('rules') or []) or '-'}")
-    if record.get("ruleset"):
-        lines.append(f"ruleset: {_compact(record['ruleset'])}; players: {record.get('players')}")
+    ruleset = record.get("ruleset")
+    if ruleset:
+        asked = record.get("ruleset_request")
+        shown = _compact(asked) if asked is not None else _compact(ruleset)
+        lines.append(f"ruleset: {shown}; players: {record.get('players')}")
+        if isinstance(ruleset, dict) and asked is not None:
+            lines.append(f"resolved options: {_compact(ruleset.get('options'))}")
     lines.append(f"{record['outcome']}: {record.get('message', '')}")
     step = record.get("step")
     if step:
@@ -181,9 +194,9 @@ def failure_text(record: dict[str, Any]) -> str:
         lines.append(f"expected: {_compact(record['expected'])}")
         lines.append(f"actual:   {_compact(record.get('actual'))}")
     if record.get("state_before") is not None:
-        lines.append(f"state before the step: {_compact(record['state_before'])}")
+        lines.append(f"state before the step: {_compact(_short(record['state_before']))}")
     if record.get("start_state") is not None:
-        lines.append(f"starting state: {_compact(record['start_state'])}")
+        lines.append(f"starting state: {_compact(_short(record['start_state']))}")
     diagnostics = record.get("diagnostics") or {}
     for key in ("engine", "request", "received", "partial", "exit_status", "traceback"):
         if key in diagnostics and diagnostics[key] not in (None, ""):
