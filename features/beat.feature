@@ -93,8 +93,8 @@ Feature: Beating
       Given a 2-player podkidnoy game
       And the trump suit is diamonds
       And the talon is empty
-      And player 0 holds JH, AH
-      And player 1 holds JC, 8S
+      And player 0 holds JH, AH, KH
+      And player 1 holds JC, 8S, 6C
       And player 0 has attacked with 7C, 7S
       When the defender beats 7S with 8S
       And the defender beats 7C with JC

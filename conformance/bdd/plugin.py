@@ -5,20 +5,21 @@
   the ``markers`` ini list), so each would warn. :func:`pytest_bdd_apply_tag` turns them into the
   registered markers ``durak_rule("R-BEAT-1")`` and ``durak_option("attack_limit", "six")``, which
   reports and ``-m durak_rule`` can read.
-- ``durak_engine``: if no other plugin provides the engine under test, the in-process reference
-  engine, one per session.
+- Area tags (``@BEAT`` on a feature) become ``durak_area("BEAT")``.
+- ``durak_engine``: the runner's plugin (``conformance.pytest_plugin``, loaded by its entry
+  point) provides the engine chosen with ``--durak-engine``; if that plugin is disabled,
+  :mod:`conformance.bdd.fallback_engine` provides the in-process reference engine.
 
 Load with ``-p conformance.bdd.plugin``, or import these names into a ``conftest.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from conformance.bdd.support import OPT_TAG, RULE_TAG
+from conformance.bdd.support import AREA_TAG, OPT_TAG, RULE_TAG
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -26,6 +27,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "durak_option(name, value): an option a rulebook scenario needs"
     )
+    config.addinivalue_line("markers", "durak_area(area): the rule area of a rulebook feature")
+    _register_fallback_engine(config)
 
 
 def pytest_bdd_apply_tag(tag: str, function: Any) -> Any:
@@ -37,20 +40,13 @@ def pytest_bdd_apply_tag(tag: str, function: Any) -> Any:
     if RULE_TAG.match(tag):
         pytest.mark.durak_rule(tag)(function)
         return True
+    if AREA_TAG.match(tag):
+        pytest.mark.durak_area(tag)(function)
+        return True
     return None
 
 
-def _reference_engine() -> Any:
-    from conformance.engine import InProcessEngine
-
-    return InProcessEngine()
-
-
-@pytest.fixture(scope="session")
-def durak_engine() -> Iterator[Any]:
-    """The engine under test when no runner plugin chooses one: the reference engine."""
-    engine = _reference_engine()
-    try:
-        yield engine
-    finally:
-        engine.close()
+def _register_fallback_engine(config: pytest.Config) -> None:
+    """Without the runner's plugin (``-p no:durak_conformance``), still offer an engine."""
+    if not config.pluginmanager.hasplugin("durak_conformance"):
+        config.pluginmanager.import_plugin("conformance.bdd.fallback_engine")

@@ -14,6 +14,7 @@ from typing import Any
 
 OPT_TAG = re.compile(r"^opt:(?P<name>[a-z_0-9]+)=(?P<value>[A-Za-z0-9_]+)$")
 RULE_TAG = re.compile(r"^R-[A-Z]+-\d+$")
+AREA_TAG = re.compile(r"^[A-Z]+$")
 
 
 def options_from_tags(tags: set[str] | list[str]) -> dict[str, str]:

@@ -1,0 +1,149 @@
+@BOUT
+Feature: The end of a bout
+  A bout ends in one of two ways. If every attack card is beaten and the attackers have nothing
+  more to add (each has passed, or the cap is reached, or the defender has no card left to answer
+  with), the defence has succeeded: the cards on the table go face down to the discard pile, out
+  of play. If the defender has declared take, the bout ends once the attackers are done piling on,
+  and he picks everything up. Nobody declares the end: it happens with the move that completes it.
+
+  Rule: A successful defence closes the bout and discards the table
+    @R-BOUT-1
+    Scenario: Two players: beat, pass, discard
+      Given a 2-player podkidnoy game
+      And the trump suit is spades
+      And the talon is empty
+      And player 0 holds 7C, KD
+      And player 1 holds 9C, QH, AH, JD
+      When player 0 attacks with 7C
+      And the defender beats 7C with 9C
+      Then the bout goes on
+      When player 0 passes
+      Then the bout ends and its cards are discarded
+      And player 1 attacks next
+
+    @R-BOUT-1 @opt:attack_limit=six
+    Scenario: Beating the sixth card ends the bout without a pass
+      Given a 2-player podkidnoy game
+      And the trump suit is hearts
+      And player 0 holds 8S, KS
+      And player 1 holds QD, AC, AD, KC, KD
+      And player 0 has attacked with 6C
+      And the defender has beaten 6C with 7C
+      And player 0 has thrown in 7D
+      And the defender has beaten 7D with 8D
+      And player 0 has thrown in 8C
+      And the defender has beaten 8C with 9C
+      And player 0 has thrown in 9D
+      And the defender has beaten 9D with TD
+      And player 0 has thrown in TC
+      And the defender has beaten TC with JC
+      And player 0 has thrown in JD
+      When the defender beats JD with QD
+      Then the bout ends and its cards are discarded
+
+    @R-BOUT-1 @R-OUT-1
+    Scenario: An attacker who has played his last card is no longer asked to pass
+      The talon still holds cards, so player 0 is not out: he draws first after the bout.
+
+      Given a 2-player podkidnoy game
+      And the trump suit is spades
+      And the talon, top first, is 6D, 7D, 8D, 9D, TD, JD, QD, AS
+      And player 0 holds 7C
+      And player 1 holds 9C, JC, QC, KC, AC
+      When player 0 attacks with 7C
+      And the defender beats 7C with 9C
+      Then the bout ends and its cards are discarded
+      And player 0 holds 6D, 7D, 8D, 9D, TD, JD
+      And player 1 holds JC, QC, KC, AC, QD, AS
+      And the talon is empty
+      And player 0 is not out
+      And player 1 attacks next
+
+    @R-BOUT-1 @R-THROW-4 @R-THROW-6 @R-DRAW-2 @R-ROLE-3 @opt:throw_in_priority=circle
+    Scenario: A three-player bout, step by step
+      Player 0 attacks player 1; spades are trumps. The right to add cards starts with the main
+      attacker, passes to player 2 when player 0 passes, and comes back to player 0 when the
+      defender beats the card player 2 added.
+
+      Given a 3-player podkidnoy game
+      And the trump suit is spades
+      And the talon, top first, is 6D, 7D, 8D, 9D, TD, JD, QD, AS
+      And player 0 holds 7H, 7C, KD, AD
+      And player 1 holds 9H, JC, QS, 8C
+      And player 2 holds 9C, KH, AH, QH
+      Then only player 0 may move
+      When player 0 attacks with 7H
+      Then the defender may beat 7H with 9H
+      And the defender may take
+      And player 0 may throw in 7C
+      And player 2 has no move
+      When the defender beats 7H with 9H
+      Then player 0 may only throw in 7C or pass
+      When player 0 passes
+      Then player 2 may throw in 9C
+      When player 2 throws in 9C
+      Then player 0 has no move
+      And player 2 has no move
+      And the defender may beat 9C with JC
+      When the defender beats 9C with JC
+      Then player 0 may throw in 7C
+      And player 2 has no move
+      When player 0 passes
+      And player 2 passes
+      Then the bout ends and its cards are discarded
+      And player 0 holds 7C, KD, AD, 6D, 7D, 8D
+      And player 2 holds KH, AH, QH, 9D, TD, JD
+      And player 1 holds QS, 8C, QD, AS
+      And player 1 attacks next
+      And the defender is player 2
+
+  Rule: A take closes the bout once the attackers are done
+    @R-BOUT-2 @opt:throw_in_priority=circle @opt:pile_on=allowed
+    Scenario: Every attacker passes, then the defender picks up
+      Given a 3-player podkidnoy game
+      And the trump suit is spades
+      And the talon is empty
+      And player 0 holds 7D, KD
+      And player 1 holds 9C, QH, AH
+      And player 2 holds 8D, JD, 9D
+      When player 0 attacks with 7D
+      And the defender takes
+      Then the bout goes on
+      And the defender is taking
+      When player 0 passes
+      Then the bout goes on
+      When player 2 passes
+      Then player 1 picks up the cards of the bout
+      And player 2 attacks next
+
+    @R-BOUT-2 @opt:pile_on=allowed
+    Scenario: A take that already fills the defender's hand closes the bout at once
+      Given a 2-player podkidnoy game
+      And the trump suit is spades
+      And the talon is empty
+      And player 0 holds 7D, KD
+      And player 1 holds 8C
+      And player 0 has attacked with 7C
+      When the defender takes
+      Then player 1 picks up the cards of the bout
+      And player 1 holds 8C, 7C
+
+  Rule: A defender who beats with his last card ends the bout at once
+    @R-BOUT-3
+    Scenario: No more cards can come at a defender with an empty hand
+      The attackers still hold sevens, but the bout is over the moment the defender lays his last
+      card; then everybody draws, the defender last.
+
+      Given a 3-player podkidnoy game
+      And the trump suit is spades
+      And the talon holds 11 cards
+      And player 0 holds 7C, 7D, KD, AD, QS, JS
+      And player 1 holds 9C
+      And player 2 holds 7H, 9H, KH, AH, QH, JH
+      When player 0 attacks with 7C
+      And the defender beats 7C with 9C
+      Then the bout ends and its cards are discarded
+      And player 0 holds 6 cards
+      And player 1 holds 6 cards
+      And the talon holds 4 cards
+      And player 1 attacks next
