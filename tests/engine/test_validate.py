@@ -1,0 +1,155 @@
+"""validate_state: each kind of invalid state is rejected with a JSON pointer; the engine's fast
+shape check agrees with spec/schema/state.schema.json."""
+
+import copy
+import json
+import random
+
+import pytest
+
+from reference_impl import api
+from reference_impl.validate import _Shape, _shape_check, schema_errors
+
+from .helpers import make_state
+
+
+def base():
+    return make_state([["7S", "QC", "KD"], ["TD", "JD", "6H"]],
+                      table=[("7C", 0, "9C"), ("7D", 0, None)], trump="AH", talon=["KH", "AH"],
+                      attacker=0, defender=1, passed=[], rest="talon")
+
+
+def mutate(path, value):
+    s = base()
+    target = s
+    for part in path[:-1]:
+        target = target[part]
+    if value is DELETE:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return s
+
+
+DELETE = object()
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "pointer"),
+    [
+        (("version",), 2, "/version"),
+        (("dealer",), 5, "/dealer"),
+        (("trump",), "10H", "/trump"),
+        (("players", 0, "hand", 0), "7C", "/table/0/attack"),  # 7C is also on the table
+        (("players", 0, "hand", 0), "5S", "/players/0/hand/0"),  # not in the 36-card deck
+        (("players", 0, "hand", 0), "7S2", "/players/0/hand/0"),  # one pack only
+        (("players", 0, "known"), ["TD"], "/players/0/known/0"),  # not in that hand
+        (("players", 0, "team"), 0, "/players/0/team"),
+        (("table", 1, "defence"), "6C", "/table/1/defence"),  # 6C does not beat 7D
+        (("table", 0, "by"), 4, "/table/0/by"),
+        (("bout", "defender"), 0, "/bout/defender"),
+        (("bout", "passed"), [1], "/bout/passed"),
+        (("bout", "first_defence"), "7S", "/bout/first_defence"),
+        (("bout", "extra"), 1, "/bout/extra"),
+        (("finished",), [0], "/finished/0"),
+        (("result",), {"fool": 1, "draw": False, "losing_team": None, "winners": [],
+                       "finishing_order": [], "epaulettes": None}, "/bout"),
+        (("bout",), None, "/bout"),
+        (("ruleset", "options", "attack_limit"), "seven", "/ruleset/options/attack_limit"),
+        (("ruleset", "options", "deck_size"), "36", "/ruleset/options/deck_size"),
+        (("ruleset", "options", "teams"), DELETE, "/ruleset/options"),
+    ],
+)
+def test_invalid_states_name_a_pointer(path, value, pointer):
+    s = mutate(path, value)
+    with pytest.raises(api.InvalidState) as info:
+        api.validate_state(s)
+    assert info.value.pointer == pointer, info.value.message
+    assert info.value.code == "invalid_state"
+
+
+def test_trump_card_must_be_the_last_card_of_the_talon():
+    s = base()
+    s["talon"] = list(reversed(s["talon"]))
+    with pytest.raises(api.InvalidState) as info:
+        api.validate_state(s)
+    assert info.value.pointer == f"/talon/{len(s['talon']) - 1}"
+
+
+def test_missing_card():
+    s = base()
+    s["players"][0]["hand"].remove("QC")
+    with pytest.raises(api.InvalidState) as info:
+        api.validate_state(s)
+    assert "QC" in info.value.message
+
+
+def test_unbeaten_cards_never_exceed_the_defenders_hand():
+    s = base()
+    # move JD and 6H from the defender's hand into the discard pile: U = 1 <= H = 1 is fine ...
+    s["players"][1]["hand"] = ["TD"]
+    s["discard"] = ["JD", "6H"]
+    api.validate_state(s)
+    # ... but a second unbeaten card is not
+    s["table"][0]["defence"] = None
+    s["discard"].append("9C")
+    s["discard"].append(s["talon"].pop(0))
+    s["bout"]["first_defence"] = None
+    with pytest.raises(api.InvalidState) as info:
+        api.validate_state(s)
+    assert info.value.pointer == "/table"
+
+
+def test_states_of_new_games_are_valid_under_both_checks():
+    for preset, n in (("podkidnoy", 2), ("podkidnoy", 6), ("two-decks", 8), ("teams-2v2", 4)):
+        s = api.new_game(preset, n, seed=n)
+        api.validate_state(s)
+        assert schema_errors(s) == []
+
+
+JUNK = [None, 0, 7, -1, "x", "7S", "10H", "7S3", [], {}, True, ["7S"], [0], {"a": 1}]
+
+
+def _paths(obj, prefix=()):
+    yield prefix
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _paths(v, (*prefix, i))
+
+
+def test_fast_shape_check_agrees_with_the_json_schema():
+    rng = random.Random(7)
+    states = [base(), api.new_game("perevodnoy", 3, seed=1)]
+    finished = json.loads(json.dumps(states[0]))
+    finished["bout"] = None
+    finished["result"] = {"fool": 1, "draw": False, "losing_team": None, "winners": [],
+                          "finishing_order": [], "epaulettes": None}
+    states.append(finished)
+    checked = 0
+    for st in states:
+        paths = [p for p in _paths(st) if p]
+        for _ in range(250):
+            s = copy.deepcopy(st)
+            path = rng.choice(paths)
+            target = s
+            for part in path[:-1]:
+                target = target[part]
+            r = rng.random()
+            if r < 0.15 and isinstance(target, dict):
+                del target[path[-1]]
+            elif r < 0.25 and isinstance(target, dict):
+                target["unexpected"] = 1
+            else:
+                target[path[-1]] = copy.deepcopy(rng.choice(JUNK))
+            by_schema = bool(schema_errors(s))
+            try:
+                _shape_check(s)
+                by_engine = False
+            except _Shape:
+                by_engine = True
+            assert by_schema == by_engine, (path, s)
+            checked += 1
+    assert checked == 750
