@@ -52,7 +52,9 @@ def rendered_scenarios(paths: list[Path] | None = None) -> Iterator[RenderedScen
             for template in feature.scenarios.values():
                 contexts = [c for e in template.examples for c in e.as_contexts()] or [{}]
                 for context in contexts:
-                    yield RenderedScenario(path, feature, template, template.render(context), context)
+                    yield RenderedScenario(
+                        path, feature, template, template.render(context), context
+                    )
 
 
 def definitions_for(step: Any) -> list[Any]:

@@ -842,12 +842,14 @@ def _then_sees_discard(durak_game: ScenarioGame, who: str, cards: str) -> None:
     assert seen["discard"].get("cards") == parse_cards(cards), f"discard shown: {seen['discard']}"
 
 
-@then(parsers.re(rf"{WHO} sees nothing of the talon's order"))
+@then(parsers.re(rf"{WHO} sees no card hidden from (?:them|him|her)"))
 def _then_sees_no_talon(durak_game: ScenarioGame, who: str) -> None:
     seat = durak_game.seat(who)
     seen = durak_game.observe(seat)
     state = durak_game.state
     hidden = [c for c in state["talon"] if c != seen.get("trump_card")]
+    if state["ruleset"]["options"].get("discard_visibility", "count") == "count":
+        hidden.extend(state["discard"])
     for seat_index, player in enumerate(state["players"]):
         if seat_index != seat:
             hidden.extend(c for c in player["hand"] if c not in player["known"])
