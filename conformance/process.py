@@ -251,9 +251,12 @@ class SubprocessEngine(Engine):
 
     def _ensure_child(self) -> None:
         if self._proc is not None and self._proc.poll() is None and not self._stdout_eof:
-            if self._stdout:  # something arrived nobody asked for: resynchronise on a new child
+            assert self._selector is not None
+            for key, _ in self._selector.select(0):  # collect whatever arrived since
+                self._drain(key.fileobj)
+            if self._stdout:  # output nobody asked for: resynchronise on a new child
                 self._stop_child()
-            else:
+            elif not self._stdout_eof:
                 return
         if self._proc is not None:
             self._stop_child()

@@ -147,6 +147,16 @@ def test_early_exit_is_a_crash_and_the_next_request_gets_a_new_process():
     _closed(engine, tag)
 
 
+def test_unrequested_output_is_dropped_with_the_process_not_blamed_on_the_next_request():
+    engine, tag = _engine("extra")
+    state = _state(engine)
+    assert isinstance(engine.legal_moves(state), list)
+    time.sleep(0.2)  # let the extra line arrive
+    assert isinstance(engine.legal_moves(state), list)  # a fresh process answered
+    assert engine.faults == [] and engine.starts == 2
+    _closed(engine, tag)
+
+
 def test_chatty_stderr_never_blocks_and_only_its_tail_is_kept():
     engine, tag = _engine("chatty")
     state = _state(engine)

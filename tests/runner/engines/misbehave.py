@@ -18,6 +18,7 @@ MODE (N counts the requests this process has read, hello included):
   lie             claim every option in hello, answer unsupported when transfer is on
   chatty          write 200 KiB to stderr before each answer, then behave
   classic         behave, but claim only one 36-card pack and the default options (honest)
+  extra           after each legal_moves answer, print a second, unrequested answer line
 
 TOKEN is ignored: tests pass a unique one to find stray processes by their command line.
 """
@@ -79,6 +80,8 @@ def main() -> int:
             sys.stderr.write("chatter " * 25_600 + "\n")
             sys.stderr.flush()
         _write(json.dumps(answer, separators=(",", ":")))
+        if mode == "extra" and op == "legal_moves":
+            _write(json.dumps({"id": -1, "ok": True, "unrequested": True}))
         if mode == "exit-after" and count >= n:
             return 0
     return 0
