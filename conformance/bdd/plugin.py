@@ -15,6 +15,7 @@ Load with ``-p conformance.bdd.plugin``, or import these names into a ``conftest
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -44,6 +45,35 @@ def pytest_bdd_apply_tag(tag: str, function: Any) -> Any:
         pytest.mark.durak_area(tag)(function)
         return True
     return None
+
+
+_OPTION_STEP = re.compile(r"the option (?P<name>[a-z_0-9]+) is (?P<value>[A-Za-z0-9_]+)")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """An outline row that sets an option in a step (``the option pile_on is <pile_on>``) gets
+    the ``durak_option`` marker of that row's value, as a tag would give, so reports count the
+    row under its option value."""
+    try:
+        from pytest_bdd.scenario import scenario_wrapper_template_registry
+    except ImportError:  # pragma: no cover - another pytest-bdd layout
+        return
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        example = callspec.params.get("_pytest_bdd_example") if callspec is not None else None
+        if not example:
+            continue
+        try:
+            template = scenario_wrapper_template_registry.get(getattr(item, "function", None))
+        except TypeError:
+            template = None
+        if template is None:
+            continue
+        for step in template.render(example).steps:
+            m = _OPTION_STEP.fullmatch(step.name)
+            if m:
+                item.add_marker(pytest.mark.durak_option(m.group("name"), m.group("value")))
 
 
 def _register_fallback_engine(config: pytest.Config) -> None:

@@ -1,0 +1,107 @@
+"""Move phrases, the portable shuffle and the gate that skips unclaimed scenarios."""
+
+import pytest
+
+from conformance.bdd import features_dir
+from conformance.bdd.cards import deck
+from conformance.bdd.context import ScenarioGame
+from conformance.bdd.phrases import PhraseError, describe, parse_move, split_alternatives
+from conformance.bdd.shuffle import shuffle, splitmix64
+from conformance.engine import Engine
+
+
+@pytest.mark.parametrize(
+    ("phrase", "move"),
+    [
+        ("attacks with 9S", {"action": "attack", "cards": ["9S"]}),
+        ("attack with 7D and 7C", {"action": "attack", "cards": ["7C", "7D"]}),
+        ("throws in JC", {"action": "throw_in", "card": "JC"}),
+        ("beats 9S with JS", {"action": "beat", "target": "9S", "card": "JS"}),
+        ("takes", {"action": "take"}),
+        ("pass", {"action": "pass"}),
+        ("transfers with 7H, 7D", {"action": "transfer", "cards": ["7D", "7H"]}),
+        ("shows the trump 7S2", {"action": "show_trump", "card": "7S2"}),
+    ],
+)
+def test_phrases_become_contract_moves(phrase, move):
+    assert parse_move(phrase, 2) == {"player": 2, **move}
+    assert describe(parse_move(phrase, 2)).startswith("player 2 ")
+
+
+def test_a_bad_phrase_says_what_to_write():
+    with pytest.raises(PhraseError, match="beats 9S with JS"):
+        parse_move("covers 9S", 0)
+    with pytest.raises(PhraseError, match="not a card"):
+        parse_move("throws in 1X", 0)
+
+
+def test_alternatives_split_on_or():
+    assert split_alternatives("beat 7C with 9C or take") == ["beat 7C with 9C", "take"]
+
+
+def test_splitmix64_matches_the_spec_test_vector():
+    stream = splitmix64(0)
+    assert [next(stream) for _ in range(3)] == [
+        0xE220A8397B1DCDAF,
+        0x6E789E6AA1B965F4,
+        0x06C45D188009454F,
+    ]
+
+
+def test_shuffle_is_a_permutation_and_depends_on_the_seed():
+    cards = deck(36)
+    assert sorted(shuffle(cards, 42)) == sorted(cards)
+    assert shuffle(cards, 42) == shuffle(cards, 42) != shuffle(cards, 43)
+
+
+class ClaimsLittle(Engine):
+    """An engine of two-player podkidnoy defaults only; it must never be asked for a game."""
+
+    def hello(self):
+        return {
+            "protocol": "1",
+            "engine": {"name": "little", "version": "0"},
+            "supports": {"players": {"36": [2]}, "options": {}},
+        }
+
+    def new_game(self, *args, **kwargs):
+        raise AssertionError("an unclaimed scenario must be skipped before new_game")
+
+    def legal_moves(self, state):
+        raise AssertionError
+
+    def apply(self, state, move):
+        raise AssertionError
+
+
+@pytest.mark.parametrize(
+    ("players", "tags", "step_options"),
+    [(3, {}, {}), (2, {"pile_on": "forbidden"}, {}), (2, {}, {"attack_limit": "six"})],
+)
+def test_scenarios_outside_the_claim_are_skipped_not_failed(players, tags, step_options):
+    game = ScenarioGame(ClaimsLittle(), tags)
+    game.spec.players, game.spec.preset = players, "podkidnoy"
+    for name, value in step_options.items():
+        game.set_option(name, value)
+    with pytest.raises(pytest.skip.Exception, match="unsupported"):
+        game.start()
+
+
+def test_a_step_may_not_contradict_a_tag():
+    game = ScenarioGame(ClaimsLittle(), {"pile_on": "forbidden"})
+    with pytest.raises(ValueError, match="tagged forbidden"):
+        game.set_option("pile_on", "allowed")
+
+
+def test_features_are_found_in_a_checkout():
+    assert (features_dir() / "beat.feature").is_file()
+
+
+def test_features_are_found_in_a_wheel_layout(tmp_path, monkeypatch):
+    from conformance import bdd
+
+    packed = tmp_path / "conformance" / "_features"
+    packed.mkdir(parents=True)
+    (packed / "beat.feature").write_text("Feature: x\n", encoding="utf-8")
+    monkeypatch.setattr(bdd, "_PACKAGE", tmp_path / "conformance")
+    assert bdd.features_dir() == packed
