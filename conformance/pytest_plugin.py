@@ -170,8 +170,8 @@ class DurakSession:
                 max_line=config.getoption("durak_max_line"),
                 max_faults=config.getoption("durak_max_faults"),
             )
-        except (EngineSpecError, ValueError) as exc:
-            pytest.exit(f"durak-conformance: {exc}", returncode=2)
+        except (EngineSpecError, ValueError, ImportError) as exc:
+            pytest.exit(f"durak-conformance: cannot make the engine: {exc}", returncode=2)
         hello = engine.hello()
         if isinstance(hello, ErrorResult):
             engine.close()
