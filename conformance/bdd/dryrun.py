@@ -109,3 +109,60 @@ def check_position(rendered: RenderedScenario) -> list[str]:
     except (PositionError, ValueError) as exc:
         return [f"{rendered.where}: {exc}"]
     return []
+
+
+_OPTION_STEP = r"the option (?P<name>[a-z_0-9]+) is (?P<value>[A-Za-z0-9_]+)"
+
+
+def coverage(paths: list[Path] | None = None) -> dict[str, dict[str, set[str]]]:
+    """Which rules and option values each area's scenarios show.
+
+    ``{"BEAT": {"rules": {"R-BEAT-1", ...}, "options": {"beat_order=any", ...},
+    "scenarios": {"beat.feature:12 ...", ...}}}``; options come from ``@opt:`` tags and from
+    ``the option X is V`` steps (outline rows).
+    """
+    import re
+
+    from conformance.bdd.support import OPT_TAG, RULE_TAG
+
+    table: dict[str, dict[str, set[str]]] = {}
+    for rendered in rendered_scenarios(paths):
+        area = rendered.path.stem.upper()
+        entry = table.setdefault(area, {"rules": set(), "options": set(), "scenarios": set()})
+        entry["scenarios"].add(rendered.where)
+        for tag in rendered.tags:
+            if RULE_TAG.match(tag):
+                entry["rules"].add(tag)
+            elif (m := OPT_TAG.match(tag)) is not None:
+                entry["options"].add(f"{m.group('name')}={m.group('value')}")
+        for step in rendered.scenario.steps:
+            m = re.fullmatch(_OPTION_STEP, step.name)
+            if m:
+                entry["options"].add(f"{m.group('name')}={m.group('value')}")
+    return table
+
+
+def coverage_markdown(paths: list[Path] | None = None) -> str:
+    """The coverage table of docs/features.md (regenerate with ``python -m conformance.bdd.dryrun``)."""
+
+    def rule_key(rule: str) -> tuple[str, int]:
+        _, area, number = rule.split("-")
+        return area, int(number)
+
+    lines = [
+        "| feature | scenarios (outline rows) | rules | option values shown |",
+        "|---|---|---|---|",
+    ]
+    table = coverage(paths)
+    for area in sorted(table):
+        entry = table[area]
+        rules = ", ".join(sorted(entry["rules"], key=rule_key))
+        options = ", ".join(f"`{o}`" for o in sorted(entry["options"])) or "(defaults)"
+        lines.append(
+            f"| `{area.lower()}.feature` | {len(entry['scenarios'])} | {rules} | {options} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(coverage_markdown(), end="")

@@ -118,3 +118,15 @@ def test_every_rule_area_has_a_feature():
     areas = {r.split("-")[1] for r in RULES}
     files = {p.stem.upper() for p in feature_files()}
     assert areas <= files, f"areas without a feature file: {sorted(areas - files)}"
+
+
+def test_the_coverage_table_of_the_docs_is_current():
+    from conformance.bdd.dryrun import coverage_markdown
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "features.md"
+    text = docs.read_text(encoding="utf-8")
+    table = text.split("<!-- coverage:begin -->\n", 1)[1].split("<!-- coverage:end -->", 1)[0]
+    assert table == coverage_markdown(), (
+        "docs/features.md is out of date: paste the output of `python -m conformance.bdd.dryrun` "
+        "between the coverage markers"
+    )
