@@ -32,6 +32,7 @@ def pytest_configure(config: pytest.Config) -> None:
     _register_fallback_engine(config)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_bdd_apply_tag(tag: str, function: Any) -> Any:
     """Rule and option tags become ``durak_rule``/``durak_option`` markers; others as usual."""
     m = OPT_TAG.match(tag)
