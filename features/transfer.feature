@@ -225,6 +225,34 @@ Feature: Transferring the attack (perevodnoy)
       Then the main attacker is player 1
       And the defender is player 0
 
+    @R-TRANSFER-6 @R-DRAW-2 @opt:throw_in_priority=free
+    Scenario Outline: The main attacker after a transfer draws first, transfer_main_attacker <transfer_main_attacker>
+      Player 1 passes player 0's seven on to player 2, who beats both sevens. Four cards remain
+      in the talon, not enough for everybody.
+
+      Given a 3-player perevodnoy game
+      And the option transfer_main_attacker is <transfer_main_attacker>
+      And the talon, top first, is 6D, 8D, TD, AS
+      And player 0 holds KD, AC, AH
+      And player 1 holds 7D, QH, KH
+      And player 2 holds 8C, 9D, AD
+      And player 0 has attacked with 7C
+      When the defender transfers with 7D
+      And the defender beats 7C with 8C
+      And the defender beats 7D with 9D
+      And player 0 passes
+      And player 1 passes
+      Then the bout ends and its cards are discarded
+      And player 0 holds <hand 0>
+      And player 1 holds <hand 1>
+      And player 2 holds AD
+      And player 2 attacks next
+
+      Examples:
+        | transfer_main_attacker | hand 0               | hand 1               |
+        | last_transferrer       | KD AC AH             | QH KH 6D 8D TD AS    |
+        | original               | KD AC AH 6D 8D TD    | QH KH AS             |
+
   Rule: Showing the trump of the attack rank
     @R-TRANSFER-7 @R-INFO-3
     Scenario Outline: Showing the seven of trumps before anything is beaten, trump_show <trump_show>
