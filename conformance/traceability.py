@@ -80,6 +80,12 @@ _REFUSED = re.compile(r"^the move is refused(?: citing (?P<rule>\S+))?$")
 FIXTURE = "fixture"
 FEATURE = "feature"
 
+#: Kinds of problem: a file or scenario the gate cannot count; a citation the spec does not have;
+#: a fixture whose ``options:`` disagree with the ruleset it plays.
+UNREADABLE = "unreadable"
+UNKNOWN = "unknown"
+INCONSISTENT = "inconsistent"
+
 
 # ------------------------------------------------------------------------------------- the spec
 
@@ -129,6 +135,7 @@ class Problem:
 
     where: str
     message: str
+    kind: str = UNKNOWN
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"
@@ -167,6 +174,7 @@ def fixture_traces(
         Problem(
             f"{_display_path(p.path, root)}:{p.line}",
             f"cannot be read, so the gate cannot count it: {p.message}",
+            UNREADABLE,
         )
         for p in load_problems
     ]
@@ -174,10 +182,8 @@ def fixture_traces(
     for case in cases:
         where = f"{_display_path(case.path, root)}:{case.line} ({case.id})"
         trace = CaseTrace(case.id, FIXTURE, where)
-        listed = set(case.rules)
+        listed = {rule for rule in case.rules if _check_rule(rule, spec, where, "rules:", problems)}
         trace.cites |= listed
-        for rule in case.rules:
-            _check_rule(rule, spec, where, "rules:", problems)
         kinds = [step.kind for step in case.steps]
         dealt = "deck" in case.start or "seed" in case.start  # a new game the engine must set up
         if (
@@ -193,9 +199,9 @@ def fixture_traces(
             if step.kind == "refuse" and "rule" in step.data:
                 rule = step.data["rule"]
                 step_where = f"{_display_path(case.path, root)}:{step.line} ({case.id})"
-                _check_rule(rule, spec, step_where, "refuse ... rule:", problems)
-                trace.cites.add(rule)
-                trace.negative.add(rule)
+                if _check_rule(rule, spec, step_where, "refuse ... rule:", problems):
+                    trace.cites.add(rule)
+                    trace.negative.add(rule)
         for name, value in case.options.items():
             if _check_option(str(name), str(value), spec, where, "options:", problems):
                 trace.options[str(name)] = str(value)
@@ -213,7 +219,13 @@ def _options_against_ruleset(case: Any, options: dict[str, str], where: str) -> 
     try:
         played = resolve_ruleset(case.ruleset)["options"]
     except (ValueError, TypeError, KeyError) as exc:  # the runner reports the ruleset itself
-        return [Problem(where, f"its ruleset cannot be resolved ({exc}), so options: is unproven")]
+        return [
+            Problem(
+                where,
+                f"its ruleset cannot be resolved ({exc}), so options: is unproven",
+                INCONSISTENT,
+            )
+        ]
     out = []
     for name, value in options.items():
         if name in played and str(played[name]) != value:
@@ -222,6 +234,7 @@ def _options_against_ruleset(case: Any, options: dict[str, str], where: str) -> 
                     where,
                     f"options: says {name}={value} but its ruleset plays {name}="
                     f"{played[name]}; put the value in ruleset.overrides or fix options:",
+                    INCONSISTENT,
                 )
             )
     return out
@@ -289,7 +302,9 @@ def feature_traces(
         try:
             feature = FeatureParser(str(path.parent), path.name).parse()
         except (GherkinParseError, OSError, UnicodeDecodeError) as exc:  # text names the line
-            problems.append(Problem(shown, f"cannot be parsed, so the gate cannot count it: {exc}"))
+            problems.append(
+                Problem(shown, f"cannot be parsed, so the gate cannot count it: {exc}", UNREADABLE)
+            )
             continue
         problems += _hidden_scenarios(path, shown, feature)
         for template in feature.scenarios.values():
@@ -315,6 +330,7 @@ def _hidden_scenarios(path: Path, shown: str, feature: Any) -> list[Problem]:
                     f"{shown}:{number}",
                     f"scenario {m[1]!r} is hidden by a later scenario of the same name "
                     "(pytest-bdd keeps one per name); rename one of them",
+                    UNREADABLE,
                 )
             )
     return out
@@ -626,9 +642,8 @@ MARKDOWN_DEFINITIONS = """\
   or Scenario (feature), and any rule one of its refusals names.
 - **Positive** (the rule allows something): a case citing the rule with an accepted `move`, a
   `legal_includes`, a non-empty exact `legal` set, or a start from a `deck` or `seed` (a game the
-  engine must set up) (fixture); an accepted `When` move, `Then ...
-  may <move>`, `may only`, `only ... may move`, `the legal moves are exactly:`, or a deal that is
-  set up (feature).
+  engine must set up) (fixture); an accepted `When` move, `Then ... may <move>`, `may only`,
+  `only ... may move`, `the legal moves are exactly:`, or a deal that is set up (feature).
 - **Negative** (the rule forbids something): a refusal naming the rule (fixture `refuse` with
   `rule:`, feature `the move is refused citing R-...`), or a case citing the rule with a
   `legal_excludes` or an exact `legal` set (fixture), or `may not`, `has no move`, `nobody may
