@@ -22,13 +22,13 @@ Feature: Beating
 
       Examples:
         | attack | defence | verdict | why                                      |
-        | 7C     | 9C      | may     | a higher card of the suit beats           |
-        | 9C     | 7C      | may not | a lower card of the suit does not         |
-        | AS     | 6D      | may     | the lowest trump beats a plain ace        |
-        | 6D     | 7D      | may     | a higher trump beats a trump              |
-        | 7D     | 6D      | may not | a lower trump does not                    |
-        | 6D     | AS      | may not | a plain card never beats a trump          |
-        | 8S     | 9H      | may not | a card of another plain suit never beats  |
+        | 7C     | 9C      | may     | a higher card of the suit beats          |
+        | 9C     | 7C      | may not | a lower card of the suit does not        |
+        | AS     | 6D      | may     | the lowest trump beats a plain ace       |
+        | 6D     | 7D      | may     | a higher trump beats a trump             |
+        | 7D     | 6D      | may not | a lower trump does not                   |
+        | 6D     | AS      | may not | a plain card never beats a trump         |
+        | 8S     | 9H      | may not | a card of another plain suit never beats |
 
     @R-BEAT-1
     Scenario: Beating with a card that does not beat is refused

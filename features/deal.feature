@@ -24,9 +24,9 @@ Feature: The deal
       And the talon holds 24 cards
 
       Examples:
-        | deal_order    | first hand            | second hand           |
-        | one_at_a_time | 6C 8C TC QC AC 7D     | 7C 9C JC KC 6D 8D     |
-        | six_at_once   | 6C 7C 8C 9C TC JC     | QC KC AC 6D 7D 8D     |
+        | deal_order    | first hand        | second hand       |
+        | one_at_a_time | 6C 8C TC QC AC 7D | 7C 9C JC KC 6D 8D |
+        | six_at_once   | 6C 7C 8C 9C TC JC | QC KC AC 6D 7D 8D |
 
     @R-DEAL-1
     Scenario: The first card goes to the dealer's left and the dealer is served last

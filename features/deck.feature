@@ -98,12 +98,12 @@ Feature: The deck
       Then <outcome>
 
       Examples:
-        | players | deck_size | verdict       | outcome                      |
-        | 2       | 24        | allowed       | every player holds 6 cards   |
-        | 4       | 24        | allowed       | every player holds 6 cards   |
-        | 5       | 24        | too many      | the game cannot be set up    |
-        | 6       | 36        | allowed       | every player holds 6 cards   |
-        | 7       | 36        | too many      | the game cannot be set up    |
-        | 8       | 52        | allowed       | every player holds 6 cards   |
-        | 9       | 52        | too many      | the game cannot be set up    |
-        | 1       | 36        | too few       | the game cannot be set up    |
+        | players | deck_size | verdict  | outcome                    |
+        | 2       | 24        | allowed  | every player holds 6 cards |
+        | 4       | 24        | allowed  | every player holds 6 cards |
+        | 5       | 24        | too many | the game cannot be set up  |
+        | 6       | 36        | allowed  | every player holds 6 cards |
+        | 7       | 36        | too many | the game cannot be set up  |
+        | 8       | 52        | allowed  | every player holds 6 cards |
+        | 9       | 52        | too many | the game cannot be set up  |
+        | 1       | 36        | too few  | the game cannot be set up  |

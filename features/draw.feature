@@ -53,9 +53,9 @@ Feature: Drawing from the talon
       And the talon is empty
 
       Examples:
-        | draw_order    | hand 0                | hand 2                | hand 1                |
-        | fill_in_turn  | QC KC QD KD 6C 8C     | 6H 8H QH KH AH TC     | 6S 7S 8S 6D 8D AS     |
-        | one_at_a_time | QC KC QD KD 6C 6D     | 6H 8H QH KH AH 8C     | 6S 7S 8S TC 8D AS     |
+        | draw_order    | hand 0            | hand 2            | hand 1            |
+        | fill_in_turn  | QC KC QD KD 6C 8C | 6H 8H QH KH AH TC | 6S 7S 8S 6D 8D AS |
+        | one_at_a_time | QC KC QD KD 6C 6D | 6H 8H QH KH AH 8C | 6S 7S 8S TC 8D AS |
 
     @R-DRAW-2 @R-TAKE-3
     Scenario: After a take the taker still draws last

@@ -69,9 +69,9 @@ Feature: The end of the game
       And <winners>
 
       Examples:
-        | win_mode       | winners                      |
-        | loser_only     | nobody wins                  |
-        | first_out_wins | the winners are player 2     |
+        | win_mode       | winners                         |
+        | loser_only     | nobody wins                     |
+        | first_out_wins | the winners are player 2        |
         | ranking        | the winners are players 2 and 0 |
 
   Rule: The fool with epaulettes
@@ -91,9 +91,9 @@ Feature: The end of the game
       And <epaulettes counted>
 
       Examples:
-        | epaulettes | epaulettes counted       |
+        | epaulettes | epaulettes counted         |
         | on         | the fool wears 1 epaulette |
-        | off        | no epaulettes are counted |
+        | off        | no epaulettes are counted  |
 
     @R-END-6 @opt:epaulettes=on
     Scenario: A fool who did not take in the last bout wears none

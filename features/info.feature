@@ -49,9 +49,9 @@ Feature: What the players know
       Then <what player 1 sees>
 
       Examples:
-        | discard_visibility | what player 1 sees                                  |
+        | discard_visibility | what player 1 sees                                    |
         | count              | player 1 sees a discard pile of 2 cards but not which |
-        | contents           | player 1 sees the discarded cards 7C, 9C             |
+        | contents           | player 1 sees the discarded cards 7C, 9C              |
 
   Rule: Cards seen going into a hand stay known
     @R-INFO-3 @R-TAKE-3

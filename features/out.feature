@@ -69,9 +69,9 @@ Feature: Going out
       And <second>
 
       Examples:
-        | out_timing | first               | second                               |
-        | bout_end   | the game goes on    | the defender may beat 7C with 9C     |
-        | immediate  | player 1 is the fool | nobody may move                     |
+        | out_timing | first                | second                           |
+        | bout_end   | the game goes on     | the defender may beat 7C with 9C |
+        | immediate  | player 1 is the fool | nobody may move                  |
 
   Rule: Players going out in the same bout finish in the order their hands emptied
     @R-OUT-3

@@ -21,12 +21,12 @@ Feature: Moves
       And player 2 holds 7H, AD
       And player 0 has attacked with 7C
       Then the legal moves are exactly:
-        | who      | move            |
+        | who      | move             |
         | player 1 | beats 7C with 9C |
         | player 1 | beats 7C with 8S |
-        | player 1 | takes           |
-        | player 0 | throws in 7D    |
-        | player 2 | throws in 7H    |
+        | player 1 | takes            |
+        | player 0 | throws in 7D     |
+        | player 2 | throws in 7H     |
 
   Rule: Once the game is over nobody moves
     @R-PLAY-2 @R-END-2

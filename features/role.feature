@@ -75,9 +75,9 @@ Feature: Attacker and defender
       Then player <attacker> attacks first
 
       Examples:
-        | hand 0                | hand 1                | attacker |
-        | 6H2 7C 8C 9C TC JC    | 7D 8D 9D TD JD 6H     | 0        |
-        | 7C 8C 9C TC JC 6H2    | 6H 7D 8D 9D TD JD     | 1        |
+        | hand 0             | hand 1            | attacker |
+        | 6H2 7C 8C 9C TC JC | 7D 8D 9D TD JD 6H | 0        |
+        | 7C 8C 9C TC JC 6H2 | 6H 7D 8D 9D TD JD | 1        |
 
   Rule: The defender is the next opponent clockwise who still holds cards
     @R-ROLE-2 @R-ROLE-3

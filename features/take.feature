@@ -59,9 +59,9 @@ Feature: Taking
       And <and then>
 
       Examples:
-        | pile_on   | what happens                              | and then                  |
-        | allowed   | the bout goes on                          | player 0 may throw in 7D  |
-        | forbidden | the defender picks up the cards of the bout | player 0 attacks next   |
+        | pile_on   | what happens                                | and then                 |
+        | allowed   | the bout goes on                            | player 0 may throw in 7D |
+        | forbidden | the defender picks up the cards of the bout | player 0 attacks next    |
 
     @R-TAKE-2 @R-ATTACK-4 @R-BOUT-2 @opt:pile_on=allowed
     Scenario: Piled-on cards still count against the defender's hand

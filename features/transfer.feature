@@ -249,9 +249,9 @@ Feature: Transferring the attack (perevodnoy)
       And player 2 attacks next
 
       Examples:
-        | transfer_main_attacker | hand 0               | hand 1               |
-        | last_transferrer       | KD AC AH             | QH KH 6D 8D TD AS    |
-        | original               | KD AC AH 6D 8D TD    | QH KH AS             |
+        | transfer_main_attacker | hand 0            | hand 1            |
+        | last_transferrer       | KD AC AH          | QH KH 6D 8D TD AS |
+        | original               | KD AC AH 6D 8D TD | QH KH AS          |
 
   Rule: Showing the trump of the attack rank
     @R-TRANSFER-7 @R-INFO-3

@@ -67,10 +67,10 @@ Feature: Trumps
       And player <dealer> is known to hold AS
 
       Examples:
-        | players | deck_size | deal_order    | dealer | dealer hand         |
-        | 6       | 36        | one_at_a_time | 5      | JC 8D AD JH 8S AS   |
-        | 6       | 36        | six_at_once   | 5      | 9S TS JS QS KS AS   |
-        | 4       | 24        | one_at_a_time | 3      | QC TD AD QH TS AS   |
+        | players | deck_size | deal_order    | dealer | dealer hand       |
+        | 6       | 36        | one_at_a_time | 5      | JC 8D AD JH 8S AS |
+        | 6       | 36        | six_at_once   | 5      | 9S TS JS QS KS AS |
+        | 4       | 24        | one_at_a_time | 3      | QC TD AD QH TS AS |
 
     @R-TRUMP-3 @opt:trump_card=bottom
     Scenario: Turning the bottom card changes nothing when there is no talon
