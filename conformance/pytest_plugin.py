@@ -613,6 +613,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
         message = crash.message if crash is not None else str(report.longrepr)[:500]
         record["message"] = message
         record["signature"] = f"{report.when}: {message.splitlines()[0] if message else ''}"
+        record["details"] = str(report.longrepr)[-8000:]  # the scenario's steps and assertion
     record["base_outcome"] = base
     record["outcome"] = base
     if session.xfail is not None and base in ("passed", "failed", "error", "broken"):
