@@ -8,7 +8,7 @@ case it finished (Bowtie's report stream does the same). Lines, each an object w
 - ``case``: one per case or scenario: ``id``, ``kind`` (``fixture``/``scenario``), ``nodeid``,
   ``location``, ``rules``, ``area``, ``options``, ``outcome`` and, when it did not pass,
   ``message``, ``signature``, ``step``, ``expected``, ``actual``, ``start_state``,
-  ``state_before``, ``diagnostics``;
+  ``state_before``, ``diagnostics`` (a failing Gherkin scenario: ``details``, its failure text);
 - ``summary``: the tallies (``totals``, ``areas``, ``options``), written at the end.
 
 :func:`read_report` reads such a file back into one dict.
