@@ -4,7 +4,8 @@
   and the plugin of :mod:`conformance.pytest_plugin`;
 - ``serve``: the reference engine (or any in-process engine) as a process speaking
   spec/protocol.md on stdin/stdout;
-- ``perft``: move-path counts from named positions (:mod:`conformance.perft`).
+- ``perft``: move-path counts from named positions (:mod:`conformance.perft`);
+- ``coverage``: rule -> cases and option value -> cases (:mod:`conformance.traceability`).
 
 Exit status of ``run``: 0 when every selected case passes (unsupported cases do not count
 against it), 1 when a case fails, 2 for a usage or configuration error (a bad option, an engine
@@ -122,6 +123,16 @@ def build_parser() -> argparse.ArgumentParser:
         perft_module.add_cli_arguments(perft)
     except ImportError:  # pragma: no cover - perft not shipped
         pass
+
+    coverage = commands.add_parser(
+        "coverage",
+        help="rule -> cases and option value -> cases of the suite (the traceability gate)",
+        description="Print which cases show each rule allowing and forbidding and which cases "
+        "play each option value; exit 1 when the traceability gate would fail.",
+    )
+    from . import traceability
+
+    traceability.add_cli_arguments(coverage)
     return parser
 
 
@@ -262,5 +273,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return serve(args)
     if args.command == "perft":
         return perft(args)
+    if args.command == "coverage":
+        from . import traceability
+
+        return traceability.run_cli(args)
     parser.print_help()
     return 2
