@@ -541,3 +541,19 @@ def test_outline_rows_with_one_name_are_told_apart_by_their_values(tmp_path):
         "area: Leading sevens [opening=same_rank]",
         "area: Leading sevens [opening=single]",
     ]
+
+
+def test_the_coverage_command_prints_the_table_and_fails_on_gaps(tmp_path, capsys):
+    from conformance.cli import main
+
+    fixtures = write_fixtures(
+        tmp_path, fixture("only-move", "[R-ATTACK-1]", "- move: {player: 1, action: take}")
+    )
+    features = write_feature(tmp_path, "Feature: empty\n")
+    argv = ["coverage", "--fixtures", str(fixtures), "--features", str(features)]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("Traceability: 1 fixture cases, 0 feature scenarios")
+    assert "R-ATTACK-1" in out and "MISSING a negative case" in out
+    assert main([*argv, "--markdown"]) == 1
+    assert "- positive: `only-move`" in capsys.readouterr().out
