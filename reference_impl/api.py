@@ -36,6 +36,7 @@ from reference_impl.errors import (
     Unsupported,
 )
 from reference_impl.tables import TEAM_PLAYERS, compile_rules, max_players
+from reference_impl.validate import _NAME_RE
 from reference_impl.validate import validate_state as _validate
 
 __all__ = [
@@ -86,6 +87,12 @@ def _int(value, what: str, pointer: str) -> int:
 def new_game(ruleset, players, *, deck=None, seed=None, dealer=None, previous=None) -> dict:
     """The state after the deal (R-DEAL-*, R-TRUMP-*, R-ROLE-1, R-MATCH-*)."""
     resolved = resolve(ruleset)
+    if not _NAME_RE.match(resolved["name"]):
+        raise BadRequest(
+            f"ruleset name {resolved['name']!r}: a state's ruleset name uses lower-case letters, "
+            "digits and + _ = - (spec/schema/ruleset.schema.json)",
+            pointer="/ruleset/name",
+        )
     rules = compile_rules(resolved["options"])
     n = _int(players, "players", "/players")
     limit = max_players(rules.deck_size, rules.decks)

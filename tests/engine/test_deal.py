@@ -191,3 +191,10 @@ def test_ruleset_forms_resolve_to_every_option():
                      seed=3)
     assert s["ruleset"]["options"] == ruleset(throw_in_priority="free")["options"]
     assert s["ruleset"]["name"] == "podkidnoy+throw_in_priority=free"
+
+
+def test_a_ruleset_name_a_state_could_not_carry_is_refused():
+    with pytest.raises(api.BadRequest) as info:
+        api.new_game({"name": "My Rules", "options": {}}, 2, seed=1)
+    assert info.value.pointer == "/ruleset/name"
+    assert api.new_game({"options": {"deck_size": 24}}, 2, seed=1)["ruleset"]["name"] == "custom"
