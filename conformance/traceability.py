@@ -473,7 +473,7 @@ class OptionRow:
     cases: list[str]
 
 
-@dataclass
+@dataclass(repr=False)
 class Coverage:
     """The coverage table and every gap the gate fails on."""
 
@@ -482,6 +482,14 @@ class Coverage:
     problems: list[Problem]
     rules: list[RuleRow]
     options: list[OptionRow]
+
+    def __repr__(self) -> str:  # short, for pytest's report of the fixture value
+        c = self.counts()
+        return (
+            f"Coverage({c['fixtures']} fixture cases, {c['features']} scenarios, "
+            f"{len(self.rule_gaps)} rule gaps, {len(self.option_gaps)} option gaps, "
+            f"{len(self.problems)} problems)"
+        )
 
     @property
     def rule_gaps(self) -> list[str]:
