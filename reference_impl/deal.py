@@ -8,7 +8,7 @@ it is the last card dealt and stays in the dealer's hand.
 
 from __future__ import annotations
 
-from reference_impl.cards import COPY_OF, RANK_OF, SUIT_OF
+from reference_impl.cards import RANK_OF, SUIT_OF
 from reference_impl.core import State
 from reference_impl.tables import HAND_SIZE, Rules
 
@@ -119,7 +119,7 @@ def choose_first_attacker(rules: Rules, hands: list, trump: int, dealer: int, de
                 low = m & -m
                 c = low.bit_length() - 1
                 m ^= low
-                key = (RANK_OF[c], SUIT_OF[c], COPY_OF[c])
+                key = (RANK_OF[c], SUIT_OF[c], dealt_at[c])  # twins: the copy dealt first
                 if best is None or key < best[0]:
                     best = (key, seat)
         return best[1]

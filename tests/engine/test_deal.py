@@ -198,3 +198,17 @@ def test_a_ruleset_name_a_state_could_not_carry_is_refused():
         api.new_game({"name": "My Rules", "options": {}}, 2, seed=1)
     assert info.value.pointer == "/ruleset/name"
     assert api.new_game({"options": {"deck_size": 24}}, 2, seed=1)["ruleset"]["name"] == "custom"
+
+
+def test_lowest_card_between_twins_is_the_copy_dealt_first():
+    # two packs, no heart in any hand; the lowest card is a six of clubs, both copies dealt:
+    # 6C2 (index 0, seat 0) before 6C (index 1, seat 1)
+    hearts = [c for c in (CARD_NAMES[x] for x in canonical_deck(36, 2)) if c[1] == "H"]
+    others = [c for c in (CARD_NAMES[x] for x in canonical_deck(36, 2))
+              if c[1] != "H" and c not in ("6C", "6C2")]
+    deck = ["6C2", "6C"] + others[:10] + hearts[:1] + others[10:] + hearts[1:]
+    s = api.new_game({"preset": "two-decks", "overrides": {"no_trump_fallback": "lowest_card"}},
+                     2, deck=deck)
+    assert s["trump"][1] == "H"
+    assert not any(c[1] == "H" for p in s["players"] for c in p["hand"])
+    assert s["bout"]["attacker"] == 0
