@@ -9,9 +9,9 @@ counts with the engine's; a disagreement is examined by hand against the rules.
 Scope: what the perft positions need and no more. The default podkidnoy options, plus:
 ``opening`` (single / same_rank), ``attack_limit`` (all four values), ``throw_in_priority``
 (free / main_first / circle), ``throw_in_timing`` (all three), ``pile_on``, ``teams`` (2v2, 3v3,
-2v2v2), and the transfer game (``transfer: on``) with ``transfer_cards``, ``transfer_capacity``
-and ``transfer_around`` (no trump show, transfers before the first beat, the transferrer becomes
-main attacker). Options that change only the result record, the deal or what a player sees are
+2v2v2), and the transfer game (``transfer: on``) with ``transfer_cards``, ``transfer_capacity``,
+``transfer_around``, ``transfer_condition`` and ``trump_show`` (the transferrer becomes main
+attacker). Options that change only the result record, the deal or what a player sees are
 accepted and ignored (they do not change any count). Any other non-default option value raises
 ``NotSupported``: the caller then has no independent figure, rather than a wrong one.
 
@@ -56,6 +56,8 @@ VARIABLE = {
     "transfer_cards": {"one", "several"},
     "transfer_capacity": {"hand", "hand_and_limit", "hand_plus_one"},
     "transfer_around": {"allowed", "forbidden"},
+    "transfer_condition": {"before_first_beat", "not_first_bout"},
+    "trump_show": {"off", "before_first_beat", "any_time"},
     # options that only change the result record, the deal or what a player sees: play is the same
     "win_mode": {"loser_only", "first_out_wins", "ranking"},
     "tie": {"draw", "defender_fool"},
@@ -63,6 +65,7 @@ VARIABLE = {
     "discard_visibility": {"count", "contents"},
     "next_game": {"fool_left", "fool_right"},
     "deck_size": {24, 36, 52, "24", "36", "52"},
+    "decks": {1, 2, "1", "2"},  # cards are strings, twins ("7S2") simply never beat each other
 }
 
 
@@ -100,6 +103,7 @@ class Pos:
     number: int
     over: bool
     origin: int  # the bout's opener (transfer_around needs it)
+    shown: frozenset[str] = frozenset()  # trumps shown for a transfer this bout (R-TRANSFER-8)
 
 
 class Rules:
@@ -223,6 +227,7 @@ class Rules:
                     replace(p, taking=True))))
             if self.o["transfer"] == "on":
                 out.extend(self.transfers(p))
+                out.extend(self.shows(p))
         # attackers
         if not (p.taking and self.o["pile_on"] == "forbidden"):
             ranks = {att[0] for att, _, _ in p.table} | {
@@ -248,14 +253,55 @@ class Rules:
                         replace(p, passed=p.passed | {s}))))
         return out
 
-    def transfers(self, p: Pos) -> list[tuple[dict[str, Any], Pos]]:
+    def transfer_target(self, p: Pos) -> int | None:
+        """Section 11: the first player clockwise from the defender holding cards, not a partner
+        (and, with transfer_around: forbidden, not the bout's opener)."""
+        target = self.defender_for(p.defender, p.hands)
+        if target is not None and self.o["transfer_around"] == "forbidden" and target == p.origin:
+            return None
+        return target
+
+    def transfer_timely(self, p: Pos) -> bool:
+        """R-TRANSFER-2: nothing beaten yet (and not in bout 1 with not_first_bout)."""
         if any(dfn is not None for _, _, dfn in p.table):
-            return []  # transfer_condition: before_first_beat
-        d = p.defender
-        target = self.defender_for(d, p.hands)
+            return False
+        return not (self.o["transfer_condition"] == "not_first_bout" and p.number == 1)
+
+    def shows(self, p: Pos) -> list[tuple[dict[str, Any], Pos]]:
+        """R-TRANSFER-7/8: show the trump of the attack rank; it stays in hand."""
+        when = self.o["trump_show"]
+        if when == "off":
+            return []
+        ranks = {att[0] for att, _, _ in p.table}
+        unbeaten = self.unbeaten(p)
+        if len(ranks) != 1 or not unbeaten:
+            return []
+        if when == "before_first_beat" and not self.transfer_timely(p):
+            return []
+        target = self.transfer_target(p)
         if target is None:
             return []
-        if self.o["transfer_around"] == "forbidden" and target == p.origin:
+        held = len(p.hands[target])
+        capacity = self.o["transfer_capacity"]
+        if held < unbeaten + (1 if capacity == "hand_plus_one" else 0):
+            return []
+        if capacity == "hand_and_limit" and len(p.table) > self.cap(p):
+            return []
+        out = []
+        (r,) = ranks
+        for c in p.hands[p.defender]:
+            if c[0] == r and suit(c) == self.trump and c not in p.shown:
+                nxt = replace(p, attacker=p.defender, defender=target, passed=frozenset(),
+                              shown=p.shown | {c})
+                out.append(({"player": p.defender, "action": "show_trump", "card": c}, nxt))
+        return out
+
+    def transfers(self, p: Pos) -> list[tuple[dict[str, Any], Pos]]:
+        if not self.transfer_timely(p):
+            return []
+        d = p.defender
+        target = self.transfer_target(p)
+        if target is None:
             return []
         r = p.table[0][0][0]
         mine = [c for c in p.hands[d] if c[0] == r]
@@ -373,6 +419,7 @@ def from_state(state: dict[str, Any]) -> tuple[Rules, Pos]:
         number=bout["number"],
         over=over,
         origin=bout.get("opener", bout["attacker"]),
+        shown=frozenset(bout.get("shown", ())),
     )
     return rules, pos
 
