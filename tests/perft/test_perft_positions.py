@@ -54,7 +54,8 @@ def independent_start(position):
 
 def test_there_are_positions_for_each_ruleset_family_and_player_count():
     rulesets = {p.ruleset if isinstance(p.ruleset, str) else p.ruleset["preset"] for p in POSITIONS}
-    assert {"podkidnoy", "pagat", "perevodnoy", "teams-2v2", "teams-3v3"} <= rulesets
+    assert {"podkidnoy", "pagat", "perevodnoy", "perevodnoy-trump-show", "teams-2v2", "teams-3v3",
+            "teams-2v2v2", "two-decks"} <= rulesets
     assert {2, 3, 4, 6} <= {p.players for p in POSITIONS}
 
 
@@ -113,5 +114,7 @@ def test_positions_are_written_with_canonical_hands():
             assert key == sorted(key), (position.id, player["hand"])
         cards = [c for p in state["players"] for c in p["hand"]] + state["talon"] + state["discard"]
         cards += [c for t in state["table"] for c in (t["attack"], t["defence"]) if c]
-        assert len(cards) == len(set(cards)) == 36, position.id
+        decks = int(options_of(position.ruleset)["decks"])
+        assert len(cards) == len(set(cards)) == 36 * decks, position.id
+        assert len(state["discard"]) % 2 == 0, position.id  # attack/defence pairs
     assert json.dumps(IDS) == json.dumps(sorted(set(IDS), key=IDS.index))
