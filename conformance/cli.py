@@ -5,7 +5,9 @@
 - ``serve``: the reference engine (or any in-process engine) as a process speaking
   spec/protocol.md on stdin/stdout;
 - ``perft``: move-path counts from named positions (:mod:`conformance.perft`);
-- ``coverage``: rule -> cases and option value -> cases (:mod:`conformance.traceability`).
+- ``coverage``: rule -> cases and option value -> cases (:mod:`conformance.traceability`);
+- ``replay``: game records replayed on an engine (:mod:`conformance.record`);
+- ``fuzz``: differential fuzzing against the reference engine (:mod:`conformance.fuzz`).
 
 Exit status of ``run``: 0 when every selected case passes (unsupported cases do not count
 against it), 1 when a case fails, 2 for a usage or configuration error (a bad option, an engine
@@ -133,6 +135,30 @@ def build_parser() -> argparse.ArgumentParser:
     from . import traceability
 
     traceability.add_cli_arguments(coverage)
+
+    replay_parser = commands.add_parser(
+        "replay",
+        help="replay game records on an engine (each move legal, the result reproduced)",
+        description="Replay game records (spec/schema/record.schema.json) on an engine: every "
+        "move must be in its legal set and accepted, and the final result must be the recorded "
+        "one. Exit 0 when all pass, 1 when one diverges or is broken, 2 for a usage error.",
+    )
+    _engine_arguments(replay_parser)
+    from . import record
+
+    record.add_cli_arguments(replay_parser)
+
+    fuzz_parser = commands.add_parser(
+        "fuzz",
+        help="differential fuzzing: random games on a reference and an engine, step by step",
+        description="Play random games on the reference engine and the engine under test side "
+        "by side; at the first disagreement of a game write a minimal YAML fixture. Exit 0 "
+        "without findings, 1 with findings, 2 for a usage error.",
+    )
+    _engine_arguments(fuzz_parser)
+    from . import fuzz as fuzz_module
+
+    fuzz_module.add_cli_arguments(fuzz_parser)
     return parser
 
 
@@ -256,6 +282,21 @@ def perft(args: argparse.Namespace) -> int:
         return perft_module.run_cli(engine, args)
 
 
+def replay(args: argparse.Namespace) -> int:
+    from . import record
+    from .engines import EngineSpecError, make_engine
+
+    try:
+        engine = make_engine(
+            args.engine, timeout=args.timeout, max_faults=args.max_faults, max_line=args.max_line
+        )
+    except EngineSpecError as exc:
+        print(f"durak-conformance replay: {exc}", file=sys.stderr)
+        return 2
+    with engine:
+        return record.run_cli(engine, args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -277,5 +318,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from . import traceability
 
         return traceability.run_cli(args)
+    if args.command == "replay":
+        return replay(args)
+    if args.command == "fuzz":
+        from . import fuzz as fuzz_module
+
+        return fuzz_module.run_cli(args)
     parser.print_help()
     return 2
