@@ -126,7 +126,9 @@ def _claims(support: Any, options: dict[str, Any], players: int) -> bool:
     return support is None or support.unsupported(options, players, default_options()) is None
 
 
-def game_choices(config: FuzzConfig, supports: list[Any]) -> tuple[list[tuple[str, int]], list[str]]:
+def game_choices(
+    config: FuzzConfig, supports: list[Any]
+) -> tuple[list[tuple[str, int]], list[str]]:
     """Every (preset, players) pair to draw games from, and why some asked for were left out."""
     from reference_impl.rulesets import resolve_ruleset
 
@@ -145,8 +147,11 @@ def game_choices(config: FuzzConfig, supports: list[Any]) -> tuple[list[tuple[st
             counts = [n for n in counts if n in config.players]
         claimed = [n for n in counts if all(_claims(s, options, n) for s in supports)]
         if not claimed:
-            skipped.append(f"{name}: no player count both engines claim" if counts
-                           else f"{name}: none of the player counts asked for")
+            skipped.append(
+                f"{name}: no player count both engines claim"
+                if counts
+                else f"{name}: none of the player counts asked for"
+            )
         choices += [(name, n) for n in claimed]
     return choices, skipped
 
@@ -415,6 +420,10 @@ class Fuzzer:
         """Run each written fixture on both engines: pass on the reference, fail on the other."""
         if not self.report.paths:
             return
+        if self.report.gave_up:
+            for signature in self.report.paths:
+                self.report.reproduces[signature] = "not checked: the engine was given up"
+            return
         from .cases import CaseRunner
         from .gating import Support
         from .loader import load_file
@@ -512,8 +521,11 @@ class Fuzzer:
     def _deal_finding(
         self, plan: GamePlan, ref_state: Any, cand_state: Any, context: dict[str, Any]
     ) -> Finding:
-        start = {key: plan.deal[key] for key in ("deck", "seed", "dealer", "previous")
-                 if key in plan.deal}
+        start = {
+            key: plan.deal[key]
+            for key in ("deck", "seed", "dealer", "previous")
+            if key in plan.deal
+        }
         ref_norm = canonical.normalise_state(ref_state)
         if isinstance(cand_state, dict):
             paths = diff_paths(ref_norm, canonical.normalise_state(cand_state))
@@ -523,7 +535,7 @@ class Fuzzer:
         else:
             paths = [("trump",), ("bout", "attacker"), ("bout", "defender")]
             summary = f"new_game answered {_answer_text(cand_state)}"
-            signature = f"deal: {_code(cand_state)}"
+            signature = _fault_signature("new_game", cand_state) or f"deal: {_code(cand_state)}"
         expect = {pointer_of(p): value_at(ref_norm, p) for p in paths}
         return self._finding(
             plan,
@@ -575,7 +587,7 @@ class Fuzzer:
             actual: Any = {"missing": missing, "extra": extra, "twice": twice}
         else:
             summary = f"legal_moves answered {_answer_text(cand_legal)}"
-            signature = f"legal: {_code(cand_legal)}"
+            signature = _fault_signature("legal_moves", cand_legal) or f"legal: {_code(cand_legal)}"
             rules = _move_rules(ref_legal) if ref_legal else ["R-PLAY-2"]
             note = f"found when the engine under test answered {_answer_text(cand_legal)}"
             actual = _shown(cand_legal)
@@ -637,7 +649,8 @@ class Fuzzer:
         return self._finding(
             plan,
             kind="refuse",
-            signature=f"refuse: {probe['action']} {want} -> {short}",
+            signature=_fault_signature("apply", cand)
+            or f"refuse: {probe['action']} {want} -> {short}",
             summary=summary,
             start={"state": state},
             steps=[step],
@@ -664,7 +677,8 @@ class Fuzzer:
             return self._finding(
                 plan,
                 kind="move",
-                signature=f"move: {move['action']} {_code(cand_next)}",
+                signature=_fault_signature("apply", cand_next)
+                or f"move: {move['action']} {_code(cand_next)}",
                 summary=f"{move_text}: listed by both, but apply answered "
                 f"{_answer_text(cand_next)}",
                 start={"state": state},
@@ -697,7 +711,10 @@ class Fuzzer:
             start={"state": state},
             steps=[
                 {"move": move},
-                {"expect": expect, "note": _note(f"the engine under test has {canonical.dumps(got)}")},
+                {
+                    "expect": expect,
+                    "note": _note(f"the engine under test has {canonical.dumps(got)}"),
+                },
             ],
             rules=rules,
             depth=depth,
@@ -780,6 +797,14 @@ def _loads(text: str) -> Any:
 
 def _note(text: str) -> str:
     return text if len(text) <= 600 else text[:597] + "..."
+
+
+def _fault_signature(op: str, answer: Any) -> str | None:
+    """One signature per misbehaviour and operation, whatever the move: a crashing engine gives
+    one finding, not one per action it crashed on."""
+    if isinstance(answer, ErrorResult) and answer.is_fault:
+        return f"fault: {op} {answer.code}"
+    return None
 
 
 def _code(answer: Any) -> str:
@@ -880,9 +905,7 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--records", metavar="DIR", help="also write every agreed, finished game as a record"
     )
-    parser.add_argument(
-        "--stop-first", action="store_true", help="stop at the first finding"
-    )
+    parser.add_argument("--stop-first", action="store_true", help="stop at the first finding")
 
 
 def run_cli(args: argparse.Namespace, out: Any = None) -> int:
@@ -896,8 +919,10 @@ def run_cli(args: argparse.Namespace, out: Any = None) -> int:
         return 2
 
     if not args.engine:
-        return fail("--engine CMD is required (the engine under test; 'reference' fuzzes the "
-                    "reference engine against itself)")
+        return fail(
+            "--engine CMD is required (the engine under test; 'reference' fuzzes the "
+            "reference engine against itself)"
+        )
     if args.games < 1 or args.probes < 0 or args.max_moves < 1:
         return fail("--games and --max-moves must be at least 1, --probes at least 0")
     rulesets = _comma_list(args.ruleset)

@@ -119,7 +119,8 @@ def _refined(error: Any, document: Any) -> tuple[list[Any], str]:
                 )
             sub = _first_error(_validator(f"move.schema.json#/$defs/{action}"), node)
             if sub is not None:
-                return path + list(sub.absolute_path), f"a {action} move: {_message(sub)}"
+                sub_path, text = _located(sub)
+                return path + sub_path, f"a {action} move: {text}"
         if path == ["ruleset"]:
             if isinstance(node, dict):
                 form = 1 if "preset" in node else 2 if "options" in node else None
@@ -127,7 +128,8 @@ def _refined(error: Any, document: Any) -> tuple[list[Any], str]:
                     return path, "a ruleset object needs preset (with overrides) or options"
                 sub = _first_error(_validator(f"#/$defs/ruleset/oneOf/{form}"), node)
                 if sub is not None:
-                    return path + list(sub.absolute_path), _message(sub)
+                    sub_path, text = _located(sub)
+                    return path + sub_path, text
             elif isinstance(node, str):
                 return path, f"{node!r} is not a preset name (lower-case letters, digits, - and _)"
             return path, "a ruleset is a preset name, {preset, overrides} or {name, options}"
@@ -136,7 +138,14 @@ def _refined(error: Any, document: Any) -> tuple[list[Any], str]:
         if path == ["result"] and isinstance(node, dict):
             sub = _first_error(_validator("state.schema.json#/$defs/result"), node)
             if sub is not None:
-                return path + list(sub.absolute_path), _message(sub)
+                sub_path, text = _located(sub)
+                return path + sub_path, text
+    return _located(error)
+
+
+def _located(error: Any) -> tuple[list[Any], str]:
+    """(path, message) of one schema error; an unexpected key is named in the path."""
+    path = list(error.absolute_path)
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         known = error.schema.get("properties", {})
         extra = sorted(str(key) for key in error.instance if key not in known)
@@ -315,7 +324,9 @@ def make_record(
     record["ruleset"] = ruleset
     record["players"] = players
     record["deal"] = {
-        key: deal[key] for key in ("deck", "seed", "dealer", "previous") if deal.get(key) is not None
+        key: deal[key]
+        for key in ("deck", "seed", "dealer", "previous")
+        if deal.get(key) is not None
     }
     record["moves"] = [ordered_move(move) for move in moves]
     record["result"] = None if result is None else {key: result[key] for key in RESULT_FIELDS}
@@ -338,9 +349,7 @@ def record_text(record: dict[str, Any]) -> str:
                 lines.append("    " + json.dumps(move, ensure_ascii=False) + sep)
             lines.append("  ]" + comma)
         else:
-            lines.append(
-                f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}"
-            )
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
