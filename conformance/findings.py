@@ -62,6 +62,23 @@ POINTER_RULES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("players", "*", "team"): ("R-TEAM-1",),
 }
 
+#: Where a dealt state differs, the rules of the deal apply instead (R-ROLE-1: the first attacker).
+DEAL_POINTER_RULES: dict[tuple[str, ...], tuple[str, ...]] = {
+    **POINTER_RULES,
+    ("bout", "attacker"): ("R-ROLE-1",),
+    ("bout", "opener"): ("R-ROLE-1",),
+    ("players", "*", "hand"): ("R-DEAL-1",),
+    ("talon",): ("R-TRUMP-2",),
+    ("players", "*", "known"): ("R-TRUMP-3",),
+}
+#: ... and for the next game of a match, its own rules (who deals, who attacks first).
+MATCH_POINTER_RULES: dict[tuple[str, ...], tuple[str, ...]] = {
+    **DEAL_POINTER_RULES,
+    ("dealer",): ("R-MATCH-1",),
+    ("bout", "attacker"): ("R-MATCH-2",),
+    ("bout", "opener"): ("R-MATCH-2",),
+}
+
 #: Key order of a state in a written fixture: the contract's order, easier to read than sorted.
 STATE_ORDER = (
     "version",
@@ -123,13 +140,15 @@ def value_at(document: Any, path: tuple) -> Any:
     return document
 
 
-def pointer_rules(paths: list[tuple]) -> list[str]:
-    """The rules the differing fields point at (see :data:`POINTER_RULES`)."""
+def pointer_rules(paths: list[tuple], table: dict | None = None) -> list[str]:
+    """The rules the differing fields point at (see :data:`POINTER_RULES`; a deal uses
+    :data:`DEAL_POINTER_RULES` or :data:`MATCH_POINTER_RULES`)."""
+    table = POINTER_RULES if table is None else table
     rules: list[str] = []
     for path in paths:
         shape = tuple("*" if isinstance(p, int) else p for p in path)
         for length in range(len(shape), 0, -1):
-            found = POINTER_RULES.get(shape[:length])
+            found = table.get(shape[:length])
             if found:
                 rules += [r for r in found if r not in rules]
                 break

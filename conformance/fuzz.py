@@ -39,6 +39,8 @@ from . import canonical
 from .engine import Engine, ErrorResult
 from .findings import (
     ACTION_RULES,
+    DEAL_POINTER_RULES,
+    MATCH_POINTER_RULES,
     Finding,
     diff_paths,
     fixture_case,
@@ -527,6 +529,7 @@ class Fuzzer:
             if key in plan.deal
         }
         ref_norm = canonical.normalise_state(ref_state)
+        table = MATCH_POINTER_RULES if "previous" in start else DEAL_POINTER_RULES
         if isinstance(cand_state, dict):
             paths = diff_paths(ref_norm, canonical.normalise_state(cand_state))
             shapes = sorted({_shape(p) for p in paths})
@@ -544,7 +547,7 @@ class Fuzzer:
             summary=summary,
             start=start,
             steps=[{"expect": expect}],
-            rules=["R-DEAL-1"] + [r for r in pointer_rules(paths) if r != "R-DEAL-1"],
+            rules=["R-DEAL-1"] + [r for r in pointer_rules(paths, table) if r != "R-DEAL-1"],
             depth=0,
             context=context,
             reference_answer=ref_norm,

@@ -13,6 +13,8 @@ from conformance import canonical
 from conformance.engine import InProcessEngine
 from conformance.findings import (
     ACTION_RULES,
+    DEAL_POINTER_RULES,
+    MATCH_POINTER_RULES,
     POINTER_RULES,
     Finding,
     diff_paths,
@@ -51,7 +53,8 @@ def test_diff_paths_name_the_smallest_differing_parts():
 def test_every_rule_a_finding_can_cite_exists():
     rules = SpecIndex.load().rules
     cited = {r for group in ACTION_RULES.values() for r in group}
-    cited |= {r for group in POINTER_RULES.values() for r in group}
+    for table in (POINTER_RULES, DEAL_POINTER_RULES, MATCH_POINTER_RULES):
+        cited |= {r for group in table.values() for r in group}
     cited |= {"R-DEAL-1", "R-PLAY-1", "R-PLAY-2", "R-PLAY-5"}
     assert cited - set(rules) == set()
     assert set(ACTION_RULES) == {

@@ -179,6 +179,26 @@ def test_state_difference_becomes_move_and_expect(tmp_path, capsys):
     assert run_suite(tmp_path / "out") == 0
 
 
+def test_deal_difference_starts_from_the_same_deck(tmp_path, capsys):
+    """fixed_dealer.py ignores the dealer it is asked for: the fixture deals the same deck with
+    the same dealer and expects the reference's hands and roles."""
+    status, files = fuzz(
+        tmp_path, "--engine", "python:fixed_dealer:make", "--games", "4", "--seed", "1",
+        "--players", "3", "--ruleset", "podkidnoy",
+    )  # fmt: skip
+    assert status == 1, capsys.readouterr().out
+    case = load_file(files[0])[0][0]
+    assert case.id.startswith("fuzz-deal-")
+    assert set(case.start) == {"deck", "dealer"} and case.start["dealer"] != 2
+    assert len(case.start["deck"]) == 36
+    expect = case.steps[0].body
+    assert "/dealer" in expect and expect["/dealer"] == case.start["dealer"]
+    assert any(pointer.endswith("/hand") for pointer in expect)
+    assert case.rules[0] == "R-DEAL-1" and "R-DEAL-3" in case.rules and "R-ROLE-1" in case.rules
+    assert run_suite(tmp_path / "out", "python:fixed_dealer:make") == 1
+    assert run_suite(tmp_path / "out") == 0
+
+
 def test_findings_keep_the_shallowest_game(tmp_path):
     """Of the findings with one signature the one reached after the fewest moves is kept."""
     fuzzer = Fuzzer(
