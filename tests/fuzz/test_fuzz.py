@@ -158,6 +158,15 @@ def test_wrong_engine_through_serve_gives_the_same_findings(tmp_path, capsys):
     assert [p.name for p in files] == inproc and inproc
 
 
+def test_stop_first_writes_one_finding(tmp_path, capsys):
+    status, files = fuzz(
+        tmp_path, "--engine", "python:wrong_engine:make", "--games", "15", "--seed", "5",
+        "--players", "2", "3", "--stop-first",
+    )  # fmt: skip
+    assert status == 1 and len(files) == 1
+    assert "stopped at a disagreement" in capsys.readouterr().out
+
+
 def test_state_difference_becomes_move_and_expect(tmp_path, capsys):
     """forgetful.py forgets the known cards after every move: same legal sets and refusals, so
     only the states after a move differ; the fixture moves and expects the known cards."""
