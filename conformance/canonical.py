@@ -15,13 +15,34 @@ _RANKS = "23456789TJQKA"
 _SUITS = "CDHS"
 
 #: Paths (keys, with "*" for any list index) of card lists whose order carries no meaning.
-_UNORDERED = {
-    ("players", "*", "hand"),
-    ("players", "*", "known"),
-    ("bout", "passed"),
-    ("bout", "shown"),
+_UNORDERED = frozenset(
+    {
+        ("players", "*", "hand"),
+        ("players", "*", "known"),
+        ("bout", "passed"),
+        ("bout", "shown"),
+    }
+)
+#: The same for an observation (spec/schema/observation.schema.json): the observer's own hand sits
+#: at the top; the discard pile's ``cards`` keep the order they were discarded in.
+_UNORDERED_OBSERVATION = frozenset(
+    {
+        ("hand",),
+        ("players", "*", "known"),
+        ("bout", "passed"),
+        ("bout", "shown"),
+    }
+)
+
+
+def _prefixes(paths: frozenset[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+    return frozenset(path[:i] for path in paths for i in range(len(path)))
+
+
+_PREFIXES = {
+    _UNORDERED: _prefixes(_UNORDERED),
+    _UNORDERED_OBSERVATION: _prefixes(_UNORDERED_OBSERVATION),
 }
-_UNORDERED_PREFIXES = {path[:i] for path in _UNORDERED for i in range(len(path))}
 
 
 def card_key(card: Any) -> tuple:
@@ -58,28 +79,41 @@ def canonical_move(move: Any) -> str:
     return dumps(move)
 
 
-def normalise(value: Any, path: tuple = ()) -> Any:
+def normalise(value: Any, path: tuple = (), unordered: frozenset = _UNORDERED) -> Any:
     """A copy of ``value`` (found at ``path`` in a state) with every unordered card list sorted.
 
     ``path`` lets a fragment be normalised like the state it came from: ``normalise(hand,
     ("players", 0, "hand"))`` sorts the hand, so an ``expect`` step that names a hand compares
-    equal whatever order its author wrote.
+    equal whatever order its author wrote. ``unordered`` names the document's unordered lists:
+    a state's by default, :data:`OBSERVATION` for an observation.
     """
     shape = tuple("*" if isinstance(part, int) else part for part in path)
-    if shape in _UNORDERED:
+    if shape in unordered:
         return sort_cards(value)
-    if shape not in _UNORDERED_PREFIXES:
+    prefixes = _PREFIXES.get(unordered) or _prefixes(unordered)
+    if shape not in prefixes:
         return value
     if isinstance(value, dict):
-        return {key: normalise(item, path + (key,)) for key, item in value.items()}
+        return {key: normalise(item, path + (key,), unordered) for key, item in value.items()}
     if isinstance(value, list):
-        return [normalise(item, path + (index,)) for index, item in enumerate(value)]
+        return [normalise(item, path + (index,), unordered) for index, item in enumerate(value)]
     return value
+
+
+#: The unordered lists of a state and of an observation, for :func:`normalise`'s ``unordered``.
+STATE = _UNORDERED
+OBSERVATION = _UNORDERED_OBSERVATION
 
 
 def normalise_state(state: Any) -> Any:
     """The state with hands, known cards, passed seats and shown trumps in canonical order."""
     return normalise(state, ())
+
+
+def normalise_observation(observation: Any) -> Any:
+    """An observation with the observer's hand, known cards, passed seats and shown trumps in
+    canonical order (the discard pile's cards keep their order: it is the order of play)."""
+    return normalise(observation, (), OBSERVATION)
 
 
 def pointer_parts(pointer: str) -> list[str]:

@@ -3,7 +3,9 @@
 The semantics follow the contract (docs/architecture.md, Fixtures): ``legal`` compares the exact
 set of canonical moves, ``legal_includes``/``legal_excludes`` check membership, ``move`` must be
 accepted, ``refuse`` must be refused citing the rule, ``expect`` compares JSON-pointer fields of the
-state, ``result`` compares a subset of the result. The first step that does not hold ends the case;
+state, ``result`` compares a subset of the result, ``observe`` judges one player's observation (the
+observation schema, the ``absent`` pointers, the ``expect`` fields). A case with ``start_refused``
+has no steps: its ``new_game`` must be refused. The first step that does not hold ends the case;
 its :class:`CaseResult` carries everything a reader needs to reproduce it: the case ID and rules,
 the starting state, the step, the state before the step, the expected and the actual answer.
 """
@@ -17,8 +19,9 @@ from typing import Any
 
 from . import canonical
 from .engine import Engine, ErrorResult
-from .gating import Support
+from .gating import Support, legal_player_counts
 from .loader import Case, Step
+from .observation import schema_problems
 
 #: Outcomes. ``failed``: a wrong answer; ``error``: the engine misbehaved (timeout, crash, garbled
 #: answer); ``unsupported``: outside the engine's hello claim; ``not_run``: the engine had failed too
@@ -110,8 +113,54 @@ class CaseRunner:
             return str(exc)
 
     def gate(self, case: Case, ruleset: dict[str, Any]) -> str | None:
-        """Why the engine does not claim this case (None when it does)."""
-        return self.support.unsupported(ruleset["options"], case.players, self._defaults)
+        """Why the engine does not claim this case (None when it does).
+
+        A refused start with a player count R-DECK-4 forbids is not gated on the count: no
+        honest ``hello`` lists such a count, so gating on it would skip the case on every
+        engine; the deck and the option values must still be claimed (an engine without the
+        teams option cannot be asked about a team game). A refused start with a count the rules
+        allow (a malformed deck, say) is gated like any case. A case with an ``observe`` step
+        needs ``supports.observe``.
+        """
+        options = ruleset["options"]
+        forbidden = case.players not in legal_player_counts(options)
+        count = not (case.start_refused is not None and forbidden)
+        reasons = []
+        reason = self.support.unsupported(options, case.players, self._defaults, count=count)
+        if reason:
+            reasons.append(reason)
+        if not self.support.observe and any(step.kind == "observe" for step in case.steps):
+            reasons.append("observe")
+        return ", ".join(reasons) or None
+
+    def check(self, case: Case, ruleset: dict[str, Any]) -> str | None:
+        """What makes the case itself unrunnable under the rules (None when nothing does): a
+        case playing a player count R-DECK-4 forbids without ``start_refused`` (no engine may
+        set it up, so it would be skipped or fail everywhere), or a refused start citing
+        R-DECK-4 whose count the rule allows."""
+        options = ruleset["options"]
+        legal = legal_player_counts(options)
+        cards = f"{options.get('deck_size', 36)}x{options.get('decks', 1)} cards"
+        teams = options.get("teams", "none")
+        game = f"{case.players} players with {cards}" + (
+            f" and teams {teams}" if str(teams) != "none" else ""
+        )
+        allowed = ", ".join(map(str, sorted(legal))) or "none"
+        if case.start_refused is None and case.players not in legal:
+            return (
+                f"the case plays {game}, which R-DECK-4 forbids (allowed: {allowed}); add "
+                "start_refused: {code: bad_request, rule: R-DECK-4} or change players"
+            )
+        if (
+            case.start_refused is not None
+            and case.start_refused.get("rule") == "R-DECK-4"
+            and case.players in legal
+        ):
+            return (
+                f"start_refused cites R-DECK-4 but R-DECK-4 allows {game} (allowed: {allowed}); "
+                "cite the rule the start breaks, or change players"
+            )
+        return None
 
     def run(self, case: Case) -> CaseResult:
         began = time.perf_counter()
@@ -125,6 +174,11 @@ class CaseRunner:
         ruleset = self.resolve(case)
         if isinstance(ruleset, str):
             return CaseResult(case.id, "broken", f"the case's ruleset is invalid: {ruleset}")
+        problem = self.check(case, ruleset)
+        if problem is not None:
+            return CaseResult(
+                case.id, "broken", f"{case.location}: {problem}", signature="broken fixture"
+            )
         reason = self.gate(case, ruleset)
         if reason is not None:
             return CaseResult(
@@ -135,6 +189,9 @@ class CaseRunner:
                 ruleset=ruleset,
             )
         try:
+            if case.start_refused is not None:
+                self._refused_start(case)
+                return CaseResult(case.id, "passed", ruleset=ruleset)
             state = self._start(case, ruleset)
             start_state = canonical.normalise_state(state)
             for step in case.steps:
@@ -151,14 +208,7 @@ class CaseRunner:
             if isinstance(state, dict):
                 state["ruleset"] = copy.deepcopy(ruleset)
             return state
-        answer = self.engine.new_game(
-            case.ruleset,
-            case.players,
-            seed=start.get("seed"),
-            deck=start.get("deck"),
-            dealer=start.get("dealer"),
-            previous=start.get("previous"),
-        )
+        answer = self._new_game(case)
         if isinstance(answer, ErrorResult):
             raise _Stop(
                 self._error_answer(
@@ -170,6 +220,60 @@ class CaseRunner:
                 self._wrong(case, None, "new_game answered a non-object", "a state", answer)
             )
         return answer
+
+    def _new_game(self, case: Case) -> Any:
+        start = case.start
+        return self.engine.new_game(
+            case.ruleset,
+            case.players,
+            seed=start.get("seed"),
+            deck=start.get("deck"),
+            dealer=start.get("dealer"),
+            previous=start.get("previous"),
+        )
+
+    def _refused_start(self, case: Case) -> None:
+        """``new_game`` must answer the error code of ``start_refused``. Its rule is what the case
+        shows; an engine need not cite one with ``bad_request`` (P-9), so it is not compared."""
+        code = case.start_refused["code"]
+        rule = case.start_refused.get("rule")
+        expected = {"code": code, "rule": rule} if rule else {"code": code}
+        why = f" ({rule})" if rule else ""
+        answer = self._new_game(case)
+        if not isinstance(answer, ErrorResult):
+            state = canonical.normalise_state(answer) if isinstance(answer, dict) else answer
+            raise _Stop(
+                self._wrong(
+                    case,
+                    None,
+                    f"new_game set the game up; it must be refused with {code}{why}",
+                    expected,
+                    {"accepted": True, "state": state},
+                    signature="accepted",
+                )
+            )
+        if answer.is_fault:
+            raise _Stop(
+                self._error_answer(
+                    case, None, answer, None, None, what="new_game", expected=expected
+                )
+            )
+        if answer.code != code:
+            hint = (
+                "; unsupported is for a game the rules allow but the engine does not offer"
+                if answer.code == "unsupported"
+                else ""
+            )
+            raise _Stop(
+                self._wrong(
+                    case,
+                    None,
+                    f"new_game was refused with {answer.code}, expected {code}{why}{hint}",
+                    expected,
+                    answer.to_json(),
+                    signature=f"refused with {answer.code}",
+                )
+            )
 
     def _error_answer(
         self,
@@ -455,7 +559,94 @@ class CaseRunner:
                 )
             return state
 
+        if kind == "observe":
+            self._observe(case, step, state, context)
+            return state
+
         raise AssertionError(f"unknown step kind {kind!r}")  # the loader admits none
+
+    def _observe(self, case: Case, step: Step, state: Any, context: dict[str, Any]) -> None:
+        """``observe``: the engine's observation must validate against the observation schema,
+        show nothing at the ``absent`` pointers and hold the ``expect`` values. The ``absent``
+        pointers are judged first: they are the case's own point (a leak), and a leak also breaks
+        the closed schema, where it would read less plainly."""
+        player = step.body["player"]
+        answer = self.engine.observe(state, player)
+        if isinstance(answer, ErrorResult):
+            raise _Stop(
+                self._error_answer(
+                    case,
+                    step,
+                    answer,
+                    context["start_state"],
+                    context["state"],
+                    what="observe",
+                    expected="an observation",
+                )
+            )
+        if not isinstance(answer, dict):
+            raise _Stop(
+                self._wrong(
+                    case, step, "observe answered a non-object", "an observation", answer, **context
+                )
+            )
+        seen = canonical.normalise_observation(answer)
+        shown = [
+            pointer
+            for pointer in step.data.get("absent", [])
+            if canonical.resolve(seen, pointer)[0] is not canonical.MISSING
+        ]
+        if shown:
+            raise _Stop(
+                self._wrong(
+                    case,
+                    step,
+                    f"player {player}'s observation shows what must be hidden at "
+                    + ", ".join(shown),
+                    {"absent": shown},
+                    {
+                        "shown": {p: canonical.resolve(seen, p)[0] for p in shown},
+                        "observation": seen,
+                    },
+                    signature="observation shows " + ", ".join(shown),
+                    **context,
+                )
+            )
+        problems = schema_problems(answer)
+        if problems:
+            pointers = sorted({pointer or "/" for pointer, _ in problems})
+            raise _Stop(
+                self._wrong(
+                    case,
+                    step,
+                    "the observation breaks spec/schema/observation.schema.json: "
+                    + "; ".join(f"{pointer or '/'}: {message}" for pointer, message in problems[:5])
+                    + (f"; and {len(problems) - 5} more" if len(problems) > 5 else ""),
+                    "an observation valid under spec/schema/observation.schema.json",
+                    {"schema_errors": [list(item) for item in problems], "observation": seen},
+                    signature="observation fails the schema at " + ", ".join(pointers),
+                    **context,
+                )
+            )
+        wrong = {}
+        for pointer, want_value in step.data.get("expect", {}).items():
+            got_value, _path = canonical.resolve(seen, pointer)
+            want_norm = canonical.normalise(want_value, _path_of(pointer), canonical.OBSERVATION)
+            if got_value is canonical.MISSING or got_value != want_norm:
+                wrong[pointer] = (want_norm, got_value)
+        if wrong:
+            pointers = sorted(wrong)
+            raise _Stop(
+                self._wrong(
+                    case,
+                    step,
+                    f"player {player}'s observation differs at " + ", ".join(pointers),
+                    {p: wrong[p][0] for p in pointers},
+                    {p: _show(wrong[p][1]) for p in pointers},
+                    signature="observation differs at " + ", ".join(pointers),
+                    **context,
+                )
+            )
 
 
 def _path_of(pointer: str) -> tuple:

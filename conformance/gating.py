@@ -22,6 +22,29 @@ def deck_key(deck_size: Any, decks: Any) -> str:
     return f"{deck_size}" if str(decks) == "1" else f"{deck_size}x{decks}"
 
 
+#: R-DECK-4: a team ruleset is played by exactly this many players.
+TEAM_PLAYERS = {"2v2": 4, "3v3": 6, "2v2v2": 6}
+
+
+def legal_player_counts(options: dict[str, Any]) -> frozenset[int]:
+    """The player counts R-DECK-4 allows for a resolved ruleset: ``2 <= N <= min(8, C / 6)``
+    with ``C = deck_size * decks``, and exactly 4 (``2v2``) or 6 (``3v3``, ``2v2v2``) with teams.
+
+    The runner's own reading of the rule (not the reference engine's), used to tell a case about
+    a count the rules forbid, which no honest ``hello`` claims, from one an engine merely does
+    not offer.
+    """
+    try:
+        cards = int(options.get("deck_size", 36)) * int(options.get("decks", 1))
+    except (TypeError, ValueError):
+        return frozenset()
+    counts = set(range(2, min(8, cards // 6) + 1))
+    team = str(options.get("teams", "none"))
+    if team in TEAM_PLAYERS:
+        counts &= {TEAM_PLAYERS[team]}
+    return frozenset(counts)
+
+
 @dataclass(frozen=True)
 class Support:
     """What an engine claims in ``hello``. ``options`` holds only the options it listed."""
@@ -33,7 +56,7 @@ class Support:
     @classmethod
     def everything(cls) -> Support:
         """A claim that gates nothing (for callers without a hello, e.g. quick checks)."""
-        return _Everything(players={})
+        return _Everything(players={}, observe=True)
 
     @classmethod
     def from_hello(cls, hello: Any) -> Support:
@@ -78,15 +101,22 @@ class Support:
         return self.options.get(option, frozenset({str(default)}))
 
     def unsupported(
-        self, options: dict[str, Any], players: int, defaults: dict[str, Any]
+        self,
+        options: dict[str, Any],
+        players: int,
+        defaults: dict[str, Any],
+        *,
+        count: bool = True,
     ) -> str | None:
         """Why a case with these resolved ``options`` and ``players`` is outside the claim, or
-        None when it is inside."""
+        None when it is inside. ``count=False`` leaves the player count out (the deck must still
+        be claimed): for a case showing that the rules forbid that count, which no honest hello
+        lists, so gating on it would skip the case on every engine."""
         reasons = []
         key = deck_key(options.get("deck_size", 36), options.get("decks", 1))
         if key not in self.players:
             reasons.append(f"deck {key}")
-        elif players not in self.players[key]:
+        elif count and players not in self.players[key]:
             reasons.append(f"{players} players with deck {key}")
         for option, value in options.items():
             if option in ("deck_size", "decks"):
@@ -99,5 +129,12 @@ class Support:
 
 
 class _Everything(Support):
-    def unsupported(self, options: dict[str, Any], players: int, defaults: dict[str, Any]):
+    def unsupported(
+        self,
+        options: dict[str, Any],
+        players: int,
+        defaults: dict[str, Any],
+        *,
+        count: bool = True,
+    ):
         return None

@@ -18,7 +18,8 @@ from typing import Any
 
 from reference_impl.specdata import SpecDataError, line_of, load_yaml, schema_path
 
-#: The kinds of step, in the order the contract lists them. A step holds exactly one of these keys.
+#: The kinds of step, in the order the contract lists them. A step holds exactly one of these keys
+#: (an ``observe`` step carries its own ``expect``, which then is not a kind of its own).
 STEP_KINDS = (
     "legal",
     "legal_includes",
@@ -27,7 +28,18 @@ STEP_KINDS = (
     "refuse",
     "expect",
     "result",
+    "observe",
 )
+
+
+def step_kinds(step: Any) -> list[str]:
+    """The step kinds a step mapping holds (exactly one in a valid step)."""
+    kinds = [key for key in STEP_KINDS if key in step]
+    if "observe" in kinds and "expect" in kinds:
+        kinds.remove("expect")  # the observation's expected fields, not a state check
+    return kinds
+
+
 _START_KINDS = {"state": "start_state", "deck": "start_deck", "seed": "start_seed"}
 
 
@@ -64,6 +76,8 @@ class Case:
     options: dict[str, Any] = field(default_factory=dict)
     path: Path = Path()
     line: int = 0
+    #: ``{"code", "rule"?}`` when new_game must refuse the start (the case then has no steps).
+    start_refused: dict[str, Any] | None = None
 
     @property
     def location(self) -> str:
@@ -162,7 +176,9 @@ def _schema_problems(
             continue  # steps are checked one by one below, with clearer messages
         if error.validator == "oneOf" and error.schema == fixture_schema()["$defs"]["start"]:
             continue  # likewise the start
-        message = error.message
+        message = _conditional_message(error) or error.message
+        if error.validator is None and "then" in error.absolute_schema_path:
+            where = where + ["steps"]  # the `steps: false` of a refused start
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             known = error.schema.get("properties", {})
             extra = [key for key in error.instance if key not in known]
@@ -171,6 +187,35 @@ def _schema_problems(
             message = f"{message} (check the spelling; see spec/schema/fixture.schema.json)"
         out.append((line_of(document, where), f"{_pointer(where) or '/'}: {message}"))
     return out
+
+
+def _conditional_message(error: Any) -> str | None:
+    """Plain words for the case schema's start_refused conditions (its if/then/else)."""
+    where = list(error.absolute_schema_path)
+    if (
+        error.validator == "anyOf"
+        and isinstance(error.instance, dict)
+        and "observe" in error.instance
+    ):
+        return "an observe step needs expect: {pointer: value} and/or absent: [pointer, ...]"
+    if "then" in where and ("steps" in where or error.validator is None):
+        return (
+            "a case with start_refused has no steps: the game never starts; remove steps "
+            "(or start_refused)"
+        )
+    if "then" in where and "start" in where:
+        return (
+            "a refused start is a deck or a seed that new_game must refuse; a start: {state} "
+            "is never sent to new_game"
+        )
+    if "else" in where and error.validator == "required":
+        return "'steps' is a required property (only a case with start_refused has none)"
+    if "else" in where and error.validator in ("minimum", "maximum"):
+        return (
+            f"{error.instance} players: a game has 2 to 8 players; only a case with "
+            "start_refused may ask for a count the rules forbid"
+        )
+    return None
 
 
 def _check_start(start: Any, document: Any, base: list[Any], path: Path) -> list[tuple[int, str]]:
@@ -195,7 +240,7 @@ def _check_step(step: Any, document: Any, where: list[Any], path: Path) -> list[
         return [
             (line, f"{_pointer(where)}: a step is a mapping with one of {', '.join(STEP_KINDS)}")
         ]
-    kinds = [key for key in STEP_KINDS if key in step]
+    kinds = step_kinds(step)
     if not kinds:
         keys = ", ".join(map(str, step)) or "nothing"
         return [
@@ -225,15 +270,16 @@ def _case_from(raw: Any, document: Any, base: list[Any], path: Path) -> Case | L
         if len(problems) > 5:
             text += f"; and {len(problems) - 5} more"
         return LoadProblem(path, first_line, f"invalid fixture: {text}", case_id)
-    steps_lines = raw["steps"].item_lines if hasattr(raw["steps"], "item_lines") else []
+    raw_steps = raw.get("steps", [])
+    steps_lines = raw_steps.item_lines if hasattr(raw_steps, "item_lines") else []
     steps = tuple(
         Step(
             index=index + 1,
-            kind=next(key for key in STEP_KINDS if key in step),
+            kind=step_kinds(step)[0],
             data=plain(step),
             line=steps_lines[index] if index < len(steps_lines) else line,
         )
-        for index, step in enumerate(raw["steps"])
+        for index, step in enumerate(raw_steps)
     )
     return Case(
         id=raw["id"],
@@ -246,6 +292,7 @@ def _case_from(raw: Any, document: Any, base: list[Any], path: Path) -> Case | L
         options=plain(raw.get("options", {})),
         path=path,
         line=line,
+        start_refused=plain(raw["start_refused"]) if "start_refused" in raw else None,
     )
 
 
