@@ -45,9 +45,11 @@ ACTIONS = {
     "transfer": {"cards"},
     "show_trump": {"card"},
 }
-STEP_KINDS = {"legal", "legal_includes", "legal_excludes", "move", "refuse", "expect", "result"}
+STEP_KINDS = {"legal", "legal_includes", "legal_excludes", "move", "refuse", "expect", "result",
+              "observe"}
 CASE_FIELDS_REQUIRED = ("id", "description", "rules", "ruleset", "players", "start", "steps")
-CASE_FIELDS_ALLOWED = set(CASE_FIELDS_REQUIRED) | {"options"}
+CASE_FIELDS_ALLOWED = set(CASE_FIELDS_REQUIRED) | {"options", "start_refused"}
+POINTER_RE = re.compile(r"^(/([^~]|~[01])*)*$")
 SCHEMA = ROOT / "spec" / "schema" / "fixture.schema.json"
 STATE_FIELDS = ("version", "ruleset", "dealer", "trump", "talon", "discard", "players", "table",
                 "bout", "finished", "result")
@@ -239,8 +241,9 @@ class CaseChecker:
         if not isinstance(case, dict):
             self.err({}, "a case must be a mapping")
             return self.problems
+        refused = case.get("start_refused")
         for f in CASE_FIELDS_REQUIRED:
-            if f not in case:
+            if f not in case and not (f == "steps" and refused is not None):
                 self.err(case, f"missing field '{f}' (see the fixture format in docs/architecture.md)")
         for f in case:
             if f != "__line__" and f not in CASE_FIELDS_ALLOWED:
@@ -257,21 +260,45 @@ class CaseChecker:
                 self.err(case, f"unknown rule ID {r!r} (not in the register or spec/rules.md)")
         self.check_ruleset()
         n = case.get("players")
-        if not isinstance(n, int) or not 2 <= n <= 8:
-            self.err(case, f"players must be an integer 2..8, got {n!r}")
+        low, high = (1, 9) if refused is not None else (2, 8)
+        if not isinstance(n, int) or not low <= n <= high:
+            self.err(case, f"players must be an integer {low}..{high}, got {n!r}")
             return self.problems
         opts = effective_options(case.get("ruleset"))
         deck = full_deck(int(opts["deck_size"]), int(opts["decks"]))
-        if n > min(8, len(deck) // 6):
-            self.err(case, f"{n} players cannot play with {len(deck)} cards (R-DECK-4)")
+        team_size = {"2v2": 4, "3v3": 6, "2v2v2": 6}.get(opts.get("teams", "none"))
+        legal = 2 <= n <= min(8, len(deck) // 6) and team_size in (None, n)
+        if refused is not None:
+            self.check_refused(refused, n, legal)
+        elif not legal:
+            self.err(case, f"{n} players cannot play with {len(deck)} cards and teams "
+                           f"{opts.get('teams')} (R-DECK-4); a case showing that needs start_refused")
         self.check_start(case.get("start"), n, deck, opts)
         steps = case.get("steps")
+        if refused is not None:
+            if steps is not None:
+                self.err(case, "a case with start_refused has no steps (the game never starts)")
+            return self.problems
         if not isinstance(steps, list) or not steps:
             self.err(case, "'steps' must be a non-empty list")
         else:
             for step in steps:
                 self.check_step(step, n, deck)
         return self.problems
+
+    def check_refused(self, refused: Any, n: int, legal: bool) -> None:
+        """start_refused: {code: bad_request, rule?}; a count R-DECK-4 allows is no R-DECK-4 case."""
+        if not isinstance(refused, dict) or refused.get("code") != "bad_request":
+            self.err(self.case, "start_refused must be {code: bad_request, rule: R-...}")
+            return
+        rule = refused.get("rule")
+        if rule is not None and rule not in self.register:
+            self.err(refused, f"start_refused cites unknown rule {rule!r}")
+        if rule == "R-DECK-4" and legal:
+            self.err(refused, f"start_refused cites R-DECK-4 but {n} players are allowed here")
+        start = self.case.get("start")
+        if isinstance(start, dict) and "state" in start:
+            self.err(start, "a refused start is a deck or a seed for new_game, not a state")
 
     def check_ruleset(self) -> None:
         case = self.case
@@ -456,7 +483,11 @@ class CaseChecker:
             self.err(self.case, "a step must be a mapping")
             return
         kinds = [k for k in step if k in STEP_KINDS]
-        extra = [k for k in step if k not in STEP_KINDS and k not in ("rule", "code", "__line__", "note")]
+        companions = ("rule", "code", "__line__", "note")
+        if "observe" in kinds:  # an observe step carries its own expect and absent
+            kinds = [k for k in kinds if k != "expect"]
+            companions += ("expect", "absent")
+        extra = [k for k in step if k not in STEP_KINDS and k not in companions]
         if len(kinds) != 1 or extra:
             self.err(step, f"a step holds exactly one of {sorted(STEP_KINDS)} (got {sorted(step)})")
             return
@@ -494,10 +525,36 @@ class CaseChecker:
             for ptr in body:
                 if ptr != "__line__" and not (isinstance(ptr, str) and ptr.startswith("/")):
                     self.err(step, f"expect key {ptr!r} is not a JSON pointer")
+        elif kind == "observe":
+            self.check_observe(step, n)
         elif kind == "result" and not isinstance(body, dict):
             self.err(step, "result must be a mapping of result fields")
         if kind != "refuse" and ("rule" in step or "code" in step):
             self.err(step, "'rule' and 'code' belong to a refuse step")
+
+
+    def check_observe(self, step: dict, n: int) -> None:
+        body = step["observe"]
+        player = body.get("player") if isinstance(body, dict) else None
+        if not isinstance(player, int) or not 0 <= player < n:
+            self.err(step, f"observe: player {player!r} is not a seat 0..{n - 1}")
+        expect, absent = step.get("expect"), step.get("absent")
+        if expect is None and absent is None:
+            self.err(step, "observe needs expect (what the player sees) and/or absent (what not)")
+        if expect is not None and not isinstance(expect, dict):
+            self.err(step, "observe: expect must map JSON pointers to values")
+        pointers = [k for k in (expect or {}) if k != "__line__"] if isinstance(expect, dict) else []
+        if absent is not None:
+            if not isinstance(absent, list) or not absent:
+                self.err(step, "observe: absent must be a non-empty list of JSON pointers")
+            else:
+                pointers += absent
+                both = set(absent) & set(expect or {})
+                if both:
+                    self.err(step, f"observe: {sorted(both)} both expected and absent")
+        for ptr in pointers:
+            if not isinstance(ptr, str) or not POINTER_RE.match(ptr) or not ptr:
+                self.err(step, f"observe: {ptr!r} is not a JSON pointer into the observation")
 
 
 def team_of(seat: int, teams: str) -> int | None:
