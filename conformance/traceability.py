@@ -17,16 +17,21 @@ Definitions (docs/coverage.md repeats them):
   its Feature, Rule or Scenario (feature), or when one of its refusals names it (fixture ``refuse``
   step ``rule:``, feature ``Then the move is refused citing R-...``).
 - A case is **positive** for a rule it cites in ``rules:``/tags (it shows the rule allowing
-  something) when it has a step that shows a move or a set-up being allowed: fixture ``move``,
-  ``legal_includes``, a non-empty ``legal``, or a start from a ``deck`` or ``seed`` (a new game
-  the engine must set up); feature ``When`` move (or ``the players play:``)
+  something) when it has a step that shows a move, a set-up or a sight being allowed: fixture
+  ``move``, ``legal_includes``, a non-empty ``legal``, an ``observe`` step with ``expect`` (what
+  the player may see), or a start from a ``deck`` or ``seed`` that is not ``start_refused`` (a
+  new game the engine must set up); feature ``When`` move (or ``the players play:``)
   not refused, ``Then ... may <move>``, ``... may only ...``, ``only ... may move``, ``the legal
-  moves are exactly:``, or ``When the game is dealt`` not followed by ``the game cannot be set up``.
+  moves are exactly:``, ``... sees ...``, or ``When the game is dealt`` not followed by ``the
+  game cannot be set up``.
 - A case is **negative** for a rule (it shows the rule forbidding something) when it has a refusal
-  citing that rule, or it cites the rule in ``rules:``/tags and has a step that shows something
-  not allowed: fixture ``legal_excludes`` or ``legal`` (an exact set shows what is missing from it
-  too); feature ``... may not ...``, ``... has no move``, ``nobody may move``, ``... may only ...``,
-  ``only ... may move``, ``the legal moves are exactly:`` or ``the game cannot be set up``.
+  citing that rule (fixture ``refuse`` or ``start_refused`` with ``rule:``), or it cites the rule
+  in ``rules:``/tags and has a step that shows something not allowed: fixture ``legal_excludes``,
+  ``legal`` (an exact set shows what is missing from it too), or an ``observe`` step with
+  ``absent`` (what the player must not see); feature ``... may not ...``, ``... has no move``,
+  ``nobody may move``, ``... may only ...``, ``only ... may move``, ``the legal moves are
+  exactly:``, ``the game cannot be set up``, or a sight denied (``... sees no ...``, ``... but not
+  which``).
   A refusal counts only for the rule it names (a refusal citing R-PLAY-4 says nothing about the
   other rules of the case).
 - A case **depends on** every rule it cites.
@@ -67,9 +72,9 @@ DESCRIPTIVE: dict[str, str] = {
     "R-DECK-3": "the card notation and twins; a bad card is a bad_request, not a rule",
     "R-DEAL-2": "the deck order is an input: a determinism convention, nothing to refuse",
     "R-END-5": "no end by repetition: a game simply goes on; only a harness cap is asked for",
-    "R-INFO-1": "what a player may see: an observation, not a move",
-    "R-INFO-2": "the discard pile's visibility: an observation, not a move",
 }
+# R-INFO-1 and R-INFO-2 were descriptive until fixtures gained the observe step: an observation
+# shows them allowing (expect: what a player sees) and forbidding (absent: what he must not see).
 
 _RULE_HEADING = re.compile(r"^###\s+(R-[A-Z]+-\d+)\s*(.*)$", re.MULTILINE)
 _RULE_ID = re.compile(r"^R-[A-Z]+-\d+$")
@@ -185,16 +190,30 @@ def fixture_traces(
         listed = {rule for rule in case.rules if _check_rule(rule, spec, where, "rules:", problems)}
         trace.cites |= listed
         kinds = [step.kind for step in case.steps]
-        dealt = "deck" in case.start or "seed" in case.start  # a new game the engine must set up
+        refused = getattr(case, "start_refused", None)
+        # a new game the engine must set up (not one it must refuse)
+        dealt = ("deck" in case.start or "seed" in case.start) and refused is None
+        observes = [step for step in case.steps if step.kind == "observe"]
         if (
             dealt
             or "move" in kinds
             or "legal_includes" in kinds
             or any(step.kind == "legal" and step.body for step in case.steps)
+            or any("expect" in step.data for step in observes)
         ):
             trace.positive |= listed
-        if "legal_excludes" in kinds or "legal" in kinds:
+        if (
+            "legal_excludes" in kinds
+            or "legal" in kinds
+            or any("absent" in step.data for step in observes)
+        ):
             trace.negative |= listed
+        refused_rule = (refused or {}).get("rule")
+        if refused_rule is not None and _check_rule(
+            refused_rule, spec, where, "start_refused rule:", problems
+        ):
+            trace.cites.add(refused_rule)
+            trace.negative.add(refused_rule)
         for step in case.steps:
             if step.kind == "refuse" and "rule" in step.data:
                 rule = step.data["rule"]
@@ -283,6 +302,8 @@ _THEN_KINDS: tuple[tuple[re.Pattern[str], bool, bool], ...] = (
     (re.compile(r"^.+ may not .+$"), False, True),
     (re.compile(r"^.+ may .+$"), True, False),
     (re.compile(r"^the game cannot be set up$"), False, True),
+    (re.compile(r"^.+ sees (?:no .+|.+ but not which)$"), False, True),
+    (re.compile(r"^.+ sees .+$"), True, False),
 )
 _DEALT = "the game is dealt"
 _CANNOT_SET_UP = "the game cannot be set up"
@@ -649,14 +670,16 @@ MARKDOWN_DEFINITIONS = """\
 - A case **cites** a rule listed in its `rules:` (fixture) or tagged `@R-...` on its Feature, Rule
   or Scenario (feature), and any rule one of its refusals names.
 - **Positive** (the rule allows something): a case citing the rule with an accepted `move`, a
-  `legal_includes`, a non-empty exact `legal` set, or a start from a `deck` or `seed` (a game the
-  engine must set up) (fixture); an accepted `When` move, `Then ... may <move>`, `may only`,
-  `only ... may move`, `the legal moves are exactly:`, or a deal that is set up (feature).
-- **Negative** (the rule forbids something): a refusal naming the rule (fixture `refuse` with
-  `rule:`, feature `the move is refused citing R-...`), or a case citing the rule with a
-  `legal_excludes` or an exact `legal` set (fixture), or `may not`, `has no move`, `nobody may
-  move`, `may only`, `only ... may move`, `the legal moves are exactly:`, `the game cannot be set
-  up` (feature). A refusal counts only for the rule it names.
+  `legal_includes`, a non-empty exact `legal` set, an `observe` step with `expect` (what a player
+  sees), or a start from a `deck` or `seed` that is not `start_refused` (a game the engine must
+  set up) (fixture); an accepted `When` move, `Then ... may <move>`, `may only`, `only ... may
+  move`, `the legal moves are exactly:`, `... sees ...`, or a deal that is set up (feature).
+- **Negative** (the rule forbids something): a refusal naming the rule (fixture `refuse` or
+  `start_refused` with `rule:`, feature `the move is refused citing R-...`), or a case citing the
+  rule with a `legal_excludes`, an exact `legal` set or an `observe` step with `absent` (what a
+  player must not see) (fixture), or `may not`, `has no move`, `nobody may move`, `may only`,
+  `only ... may move`, `the legal moves are exactly:`, `the game cannot be set up`, `... sees no
+  ...`, `... but not which` (feature). A refusal counts only for the rule it names.
 - A case **discriminates** `option=value` when its fixture `options:` names it, or its scenario has
   the tag `@opt:option=value` or the step `the option <option> is <value>` (an outline's Examples
   column).
