@@ -2,9 +2,9 @@
 by some case, and every value of every option has a case that discriminates it (a case whose
 ``options`` names that value).
 
-A few rules and one option cannot be expressed in the fixture format yet (it has no ``observe`` step
-and no expected ``new_game`` error); they are listed below with the reason, so that adding such cases
-later makes the exclusion fail loudly here and get removed.
+There are no exclusions any more: R-INFO-1, R-INFO-2 and discard_visibility, which only change what
+``observe`` shows, have cases since fixtures gained the ``observe`` step, and R-DECK-4's refusals
+since they gained ``start_refused``.
 """
 
 from __future__ import annotations
@@ -22,17 +22,6 @@ if "check_fixtures" not in sys.modules:
     sys.modules["check_fixtures"] = cf
     _spec.loader.exec_module(cf)
 
-#: rule -> why no fixture can exercise it (yet)
-RULES_NOT_EXPRESSIBLE = {
-    "R-INFO-1": "public information is what observe shows; fixtures have no observe step",
-    "R-INFO-2": "the discard pile's visibility is what observe shows; fixtures have no observe step",
-}
-#: option -> why no fixture can discriminate its values (yet)
-OPTIONS_NOT_EXPRESSIBLE = {
-    "discard_visibility": "changes only observe; fixtures have no observe step",
-}
-
-
 @pytest.fixture(scope="module")
 def cases():
     return cf.check_all()[1]
@@ -40,15 +29,8 @@ def cases():
 
 def test_every_rule_is_exercised(cases):
     cited = {r for c in cases for r in c.get("rules", [])}
-    missing = sorted(cf.load_register() - cited - set(RULES_NOT_EXPRESSIBLE))
+    missing = sorted(cf.load_register() - cited)
     assert not missing, f"rules without a fixture case: {missing}"
-
-
-def test_exclusions_are_still_needed(cases):
-    cited = {r for c in cases for r in c.get("rules", [])}
-    assert not (cited & set(RULES_NOT_EXPRESSIBLE)), "a listed rule now has cases: drop the exclusion"
-    shown = {k for c in cases for k in (c.get("options") or {})}
-    assert not (shown & set(OPTIONS_NOT_EXPRESSIBLE)), "a listed option now has cases: drop it"
 
 
 def test_every_option_value_is_discriminated(cases):
@@ -56,7 +38,6 @@ def test_every_option_value_is_discriminated(cases):
     missing = [
         f"{name}={value}"
         for name, (values, _default) in cf.load_options().items()
-        if name not in OPTIONS_NOT_EXPRESSIBLE
         for value in values
         if (name, value) not in shown
     ]
@@ -64,14 +45,17 @@ def test_every_option_value_is_discriminated(cases):
 
 
 def test_every_rule_that_refuses_has_a_refusal_case(cases):
-    """Rules that forbid a move (they appear in the precedence lists of R-PLAY-5) have a refuse step."""
+    """Rules that forbid a move (they appear in the precedence lists of R-PLAY-5) have a refuse step;
+    R-DECK-4, which forbids a start, has a start_refused case."""
     forbidding = {
+        "R-DECK-4",
         "R-PLAY-2", "R-PLAY-3", "R-PLAY-4", "R-ATTACK-1", "R-ATTACK-2", "R-ATTACK-3", "R-ATTACK-4",
         "R-BEAT-1", "R-BEAT-3", "R-BEAT-4", "R-THROW-1", "R-THROW-2", "R-THROW-3", "R-THROW-4",
         "R-THROW-5", "R-TAKE-1", "R-TRANSFER-1", "R-TRANSFER-2", "R-TRANSFER-3", "R-TRANSFER-4",
         "R-TRANSFER-5", "R-TRANSFER-7", "R-TRANSFER-8",
     }
-    refused = {s.get("rule") for c in cases for s in c["steps"] if "refuse" in s}
+    refused = {s.get("rule") for c in cases for s in c.get("steps", []) if "refuse" in s}
+    refused |= {c["start_refused"].get("rule") for c in cases if c.get("start_refused")}
     assert not sorted(forbidding - refused), f"no refusal case for {sorted(forbidding - refused)}"
 
 
