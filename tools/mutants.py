@@ -767,7 +767,8 @@ def _name(case: dict) -> str:
     """A fixture by its ID; a Gherkin scenario by its place in features/ (its generated test name
     is long and says less)."""
     if case.get("kind") == "scenario" and case.get("location"):
-        return str(case["location"])
+        location = str(case["location"])
+        return location.removeprefix(str(ROOT) + os.sep)
     return str(case.get("id"))
 
 
