@@ -14,49 +14,14 @@ Prints, for the reference engine fuzzed against itself (so every game runs to it
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from _common import SERVE, Counting
 
 from conformance.engine import Engine, InProcessEngine
 from conformance.fuzz import FuzzConfig, Fuzzer
 from conformance.process import SubprocessEngine
 from conformance.record import RECORDS_DIR, load_record, replay
-
-SERVE = [sys.executable, "-m", "conformance", "serve"]
-
-
-class Counting(Engine):
-    """Counts the requests an engine receives."""
-
-    def __init__(self, inner: Engine):
-        self.inner = inner
-        self.requests = 0
-
-    def hello(self):
-        self.requests += 1
-        return self.inner.hello()
-
-    def new_game(self, *args, **kwargs):
-        self.requests += 1
-        return self.inner.new_game(*args, **kwargs)
-
-    def legal_moves(self, state):
-        self.requests += 1
-        return self.inner.legal_moves(state)
-
-    def apply(self, state, move):
-        self.requests += 1
-        return self.inner.apply(state, move)
-
-    def describe(self) -> str:
-        return self.inner.describe()
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 def fuzz_once(candidate: Engine, config: FuzzConfig) -> tuple[float, int, int, int]:

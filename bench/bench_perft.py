@@ -24,40 +24,14 @@ import argparse
 import shlex
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from _common import ROOT, SERVE, Counting
+
 sys.path.insert(0, str(ROOT / "tests"))
 
 from conformance.engine import Engine, InProcessEngine
 from conformance.engines import make_engine
 from conformance.perft import load_positions, perft, start_state
-
-
-class Counting(Engine):
-    """Passes every request on to ``inner`` and counts them."""
-
-    def __init__(self, inner: Engine):
-        self.inner = inner
-        self.requests = 0
-
-    def hello(self):
-        return self.inner.hello()
-
-    def new_game(self, *args, **kwargs):
-        return self.inner.new_game(*args, **kwargs)
-
-    def legal_moves(self, state):
-        self.requests += 1
-        return self.inner.legal_moves(state)
-
-    def apply(self, state, move):
-        self.requests += 1
-        return self.inner.apply(state, move)
-
-    def close(self):
-        self.inner.close()
 
 
 def measure(engine: Engine, position, depth: int, transpositions: bool = True):
@@ -111,7 +85,7 @@ def main(argv=None) -> int:
             count, seconds, requests = measure(engine, p, d)
             print(line(f"{p.id} d{d} (cache)", p.counts[d], count, seconds, requests))
 
-    command = f"{shlex.quote(sys.executable)} -m conformance serve"
+    command = shlex.join(SERVE)
     print(f"\nthrough the process protocol ({command})")
     p, depth = chosen[0]
     d = max(1, depth - 3)

@@ -19,45 +19,14 @@ import argparse
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from _common import ROOT, SERVE, Counting
 
 from conformance.cases import CaseRunner
 from conformance.engine import Engine, InProcessEngine
 from conformance.gating import Support
 from conformance.loader import load_paths
 from conformance.process import SubprocessEngine
-
-SERVE = [sys.executable, "-m", "conformance", "serve"]
-
-
-class Counting(Engine):
-    """Counts the requests an engine receives."""
-
-    def __init__(self, inner: Engine):
-        self.inner = inner
-        self.requests = 0
-
-    def hello(self):
-        self.requests += 1
-        return self.inner.hello()
-
-    def new_game(self, *args, **kwargs):
-        self.requests += 1
-        return self.inner.new_game(*args, **kwargs)
-
-    def legal_moves(self, state):
-        self.requests += 1
-        return self.inner.legal_moves(state)
-
-    def apply(self, state, move):
-        self.requests += 1
-        return self.inner.apply(state, move)
-
-    def close(self):
-        self.inner.close()
 
 
 def run_fixtures(engine: Engine, cases) -> tuple[float, dict[str, int]]:
