@@ -45,6 +45,10 @@ class Counting(Engine):
         self.requests += 1
         return self.inner.apply(state, move)
 
+    def observe(self, state, player):
+        self.requests += 1
+        return self.inner.observe(state, player)
+
     def describe(self) -> str:
         return self.inner.describe()
 
