@@ -3,7 +3,8 @@
 The contract (docs/architecture.md) defines a canonical card order and says two states are equal
 when their canonical serialisations are; moves are equal when their canonical JSON is. The suite
 applies these rules itself rather than borrowing the reference engine's, so the judge does not
-share code with one of the engines it judges.
+share code with one of the engines it judges; the card order is the judge's one reading of the
+notation, :mod:`conformance.cards`.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-_RANKS = "23456789TJQKA"
-_SUITS = "CDHS"
+from .cards import CARD_RE
+from .cards import card_key as _card_order
 
 #: Paths (keys, with "*" for any list index) of card lists whose order carries no meaning.
 _UNORDERED = frozenset(
@@ -51,10 +52,8 @@ def card_key(card: Any) -> tuple:
     Anything that is not a well-formed card sorts last, by its text, so a garbled answer still
     sorts deterministically and shows up in a diff rather than raising.
     """
-    if isinstance(card, str) and len(card) in (2, 3):
-        rank, suit, copy = card[0], card[1], card[2:]
-        if rank in _RANKS and suit in _SUITS and copy in ("", "2"):
-            return (0, 1 if copy else 0, _SUITS.index(suit), _RANKS.index(rank), "")
+    if isinstance(card, str) and CARD_RE.fullmatch(card):
+        return (0, *_card_order(card), "")
     if isinstance(card, int) and not isinstance(card, bool):
         return (0, 0, 0, card, "")  # seat numbers in bout.passed
     return (1, 0, 0, 0, json.dumps(card, sort_keys=True))

@@ -14,6 +14,11 @@ Usage:
 ``deal`` shows who holds what after the canonical deal of the contract; ``build`` does the reverse
 (a deck order that deals the given hands). Both are this file's own reading of the contract, written
 independently of any engine, and only help an author work out positions by hand.
+
+The card notation, canonical deck and portable shuffle come from the judge's side
+(:mod:`conformance.cards`, :mod:`conformance.shuffle`), never from the reference engine, so these
+checks stay independent of the engine that the fixtures judge, and the checker and the runner read
+the cards the same way.
 """
 
 from __future__ import annotations
@@ -28,12 +33,13 @@ from typing import Any
 
 import yaml
 
+from conformance.cards import CARD_RE, card_key
+from conformance.cards import deck as full_deck
+from conformance.shuffle import shuffle
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "conformance" / "fixtures"
 
-RANKS = "23456789TJQKA"
-SUITS = "CDHS"
-CARD_RE = re.compile(r"^([2-9TJQKA])([CDHS])(2?)$")
 CASE_ID_RE = re.compile(r"^[a-z0-9-]+$")
 RULE_ID_RE = re.compile(r"\bR-[A-Z]+-\d+\b")
 ACTIONS = {
@@ -55,30 +61,9 @@ STATE_FIELDS = ("version", "ruleset", "dealer", "trump", "talon", "discard", "pl
                 "bout", "finished", "result")
 BOUT_FIELDS = ("number", "attacker", "defender", "opener", "passed", "taking", "first_defence",
                "shown", "emptied")
-LOWEST_RANK = {24: "9", 36: "6", 52: "2"}
 
 
 # ---------------------------------------------------------------- cards
-
-
-def card_key(card: str) -> tuple[int, int, int]:
-    """Canonical order: copy, then suit C D H S, then rank ascending."""
-    m = CARD_RE.match(card)
-    if not m:
-        raise ValueError(f"not a card: {card!r}")
-    rank, suit, copy = m.groups()
-    return (1 if copy else 0, SUITS.index(suit), RANKS.index(rank))
-
-
-def full_deck(deck_size: int, decks: int) -> list[str]:
-    """The canonical unshuffled deck for a deck size and number of decks."""
-    low = RANKS.index(LOWEST_RANK[deck_size])
-    out = []
-    for copy in range(decks):
-        for suit in SUITS:
-            for rank in RANKS[low:]:
-                out.append(f"{rank}{suit}{'2' if copy else ''}")
-    return out
 
 
 def is_sorted(cards: list[str]) -> bool:
@@ -646,26 +631,6 @@ def deal(deck: list[str], n: int, dealer: int, deal_order: str = "one_at_a_time"
     return {"hands": [sorted(h, key=card_key) for h in hands], "trump": trump, "talon": talon}
 
 
-def portable_shuffle(seed: int, deck: list[str]) -> list[str]:
-    """The contract's portable shuffle: SplitMix64 seeded with ``seed``, Fisher-Yates from the end."""
-    mask = (1 << 64) - 1
-    state = seed & mask
-
-    def next_u64() -> int:
-        nonlocal state
-        state = (state + 0x9E3779B97F4A7C15) & mask
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        return z ^ (z >> 31)
-
-    out = list(deck)
-    for i in range(len(out) - 1, 0, -1):
-        j = next_u64() % (i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
 def build(hands: list[list[str]], trump: str, talon: list[str], dealer: int,
           deal_order: str = "one_at_a_time", trump_card: str = "after_deal") -> list[str]:
     """A deck order that deals ``hands``; ``talon`` excludes the trump card (drawn last)."""
@@ -719,7 +684,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(cases)} cases, {len(problems)} problems")
         return 1 if problems else 0
     if args.cmd == "shuffle":
-        print("[" + ", ".join(portable_shuffle(args.seed, full_deck(args.deck_size, args.decks))) + "]")
+        print("[" + ", ".join(shuffle(full_deck(args.deck_size, args.decks), args.seed)) + "]")
         return 0
     if args.cmd == "rest":
         named = set(" ".join(args.cards).replace(",", " ").split())

@@ -12,7 +12,8 @@ import json
 import re
 from typing import Any
 
-from conformance.bdd.cards import CardError, canonical, parse_card, parse_cards
+from conformance.bdd.cards import parse_card, parse_cards
+from conformance.cards import CardError, canonical
 
 _CARD = r"\S+"
 _CARDS = r"[^\s].*?"

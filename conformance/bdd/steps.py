@@ -20,12 +20,13 @@ from typing import Any
 import pytest
 from pytest_bdd import given, parsers, then, when
 
-from conformance.bdd.cards import SUIT_NAMES, canonical, deck, parse_card, parse_cards
+from conformance.bdd.cards import SUIT_NAMES, parse_card, parse_cards
 from conformance.bdd.context import ScenarioGame
 from conformance.bdd.phrases import VERBS, describe, normalise, parse_move, split_alternatives
-from conformance.bdd.shuffle import shuffle
 from conformance.bdd.support import options_from_tags
+from conformance.cards import canonical, deck
 from conformance.engine import ErrorResult
+from conformance.shuffle import shuffle
 
 WHO = r"(?P<who>player \d+|the defender|the new defender|the attacker|the main attacker)"
 SEATS = r"(?P<seats>(?:players? )?\d+(?:(?:, | and )\d+)*)"

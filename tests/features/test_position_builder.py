@@ -2,8 +2,8 @@
 
 import pytest
 
-from conformance.bdd.cards import canonical, deck
 from conformance.bdd.position import PositionError, PositionSpec
+from conformance.cards import canonical, deck
 from reference_impl.rulesets import resolve_ruleset
 
 

@@ -3,11 +3,11 @@
 import pytest
 
 from conformance.bdd import features_dir
-from conformance.bdd.cards import deck
 from conformance.bdd.context import ScenarioGame
 from conformance.bdd.phrases import PhraseError, describe, parse_move, split_alternatives
-from conformance.bdd.shuffle import shuffle, splitmix64
+from conformance.cards import deck
 from conformance.engine import Engine
+from conformance.shuffle import shuffle, splitmix64
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,10 @@
-"""The portable shuffle of docs/architecture.md, written out again for the deal scenarios.
+"""The portable shuffle of docs/architecture.md ("Portable shuffle"), the judge's own reading.
 
-Rule R-DEAL-2 says a seed means the same deck order in every engine. The scenario that checks it
-needs the order a seed must give; this is an independent reading of the contract's algorithm
-(SplitMix64 seeded with the seed, then Fisher-Yates from the last index down), not the reference
-engine's code, so a slip in either one shows up as a disagreement.
+Rule R-DEAL-2 says a seed means the same deck order in every engine. The deal scenario that checks
+it, and the fixture author's ``tools/check_fixtures.py shuffle``, need the order a seed must give;
+this is an independent reading of the contract's algorithm (SplitMix64 seeded with the seed, then
+Fisher-Yates from the last index down), not the reference engine's code
+(``reference_impl/cards.py``), so a slip in either one shows up as a disagreement.
 """
 
 from __future__ import annotations
