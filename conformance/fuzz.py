@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from . import canonical
+from .cards import deck as canonical_deck
 from .engine import Engine, ErrorResult
 from .findings import (
     ACTION_RULES,
@@ -49,7 +50,7 @@ from .findings import (
     value_at,
     write_fixture,
 )
-from .record import MOVE_ACTIONS, TEAM_PLAYERS, canonical_deck, make_record, max_players
+from .record import MOVE_ACTIONS, TEAM_PLAYERS, make_record, max_players
 
 DEFAULT_GAMES = 100
 DEFAULT_PROBES = 2

@@ -25,14 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from . import canonical
+from .cards import deck as canonical_deck
 from .engine import Engine, ErrorResult
 
 RECORD_VERSION = 1
 SCHEMA_URL = "https://durak-conformance.example/schema/record.schema.json"
 RECORDS_DIR = Path(__file__).resolve().parent / "records"
 
-#: Ranks of each deck size (docs/architecture.md, Cards), lowest first.
-DECK_RANKS = {24: "9TJQKA", 36: "6789TJQKA", 52: "23456789TJQKA"}
 #: Seats a team layout is played by (R-TEAM-1).
 TEAM_PLAYERS = {"2v2": 4, "3v3": 6, "2v2v2": 6}
 MOVE_ACTIONS = ("attack", "throw_in", "beat", "take", "pass", "transfer", "show_trump")
@@ -43,16 +42,6 @@ MOVE_ORDER = ("player", "action", "target", "card", "cards")
 #: ``error``: the engine misbehaved; ``unsupported``: outside the engine's hello claim;
 #: ``broken``: the record file itself is bad.
 OUTCOMES = ("passed", "failed", "error", "unsupported", "broken")
-
-
-def canonical_deck(deck_size: int, decks: int = 1) -> list[str]:
-    """Every card of the deck in the canonical order (copy, then suit C D H S, then rank)."""
-    return [
-        rank + suit + copy
-        for copy in ("", "2")[:decks]
-        for suit in "CDHS"
-        for rank in DECK_RANKS[deck_size]
-    ]
 
 
 def max_players(deck_size: int, decks: int) -> int:
