@@ -512,8 +512,9 @@ class CaseChecker:
                     self.err(step, f"expect key {ptr!r} is not a JSON pointer")
         elif kind == "observe":
             self.check_observe(step, n)
-        elif kind == "result" and not isinstance(body, dict):
-            self.err(step, "result must be a mapping of result fields")
+        elif kind == "result" and body is not None and not isinstance(body, dict):
+            self.err(step, "result must be a mapping of result fields, or null (the game must "
+                           "still be going; docs/architecture.md, Fixtures)")
         if kind != "refuse" and ("rule" in step or "code" in step):
             self.err(step, "'rule' and 'code' belong to a refuse step")
 

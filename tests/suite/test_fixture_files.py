@@ -141,6 +141,19 @@ def test_checker_catches_malformed_moves(tmp_path):
     assert any("refuse needs 'rule'" in m for m in msgs)
 
 
+def test_checker_accepts_result_null_as_the_game_still_going(tmp_path):
+    # docs/architecture.md (Fixtures): "result: null (the game must still be going)"; GOOD_STATE
+    # has result null, so the step is also true of the position.
+    steps = [{"legal_includes": [{"player": 0, "action": "attack", "cards": ["9C"]}]},
+             {"result": None}]
+    assert _problems(_case(steps=steps), tmp_path) == []
+
+
+def test_checker_rejects_a_result_that_is_neither_a_mapping_nor_null(tmp_path):
+    msgs = _problems(_case(steps=[{"result": "over"}]), tmp_path)
+    assert any("result must be a mapping" in m for m in msgs)
+
+
 def test_canonical_deal_matches_contract_examples():
     deck = cf.full_deck(24, 1)
     d = cf.deal(deck, 2, 1)
