@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .process import (
@@ -267,8 +267,9 @@ def serve(args: argparse.Namespace) -> int:
         engine.close()
 
 
-def perft(args: argparse.Namespace) -> int:
-    from . import perft as perft_module
+def _on_engine(args: argparse.Namespace, command: str, run_cli: Callable[..., int]) -> int:
+    """Start the engine of ``--engine`` with the process limits of :func:`_engine_arguments`, run
+    ``run_cli(engine, args)`` on it and close it; 2 when the engine cannot be made."""
     from .engines import EngineSpecError, make_engine
 
     try:
@@ -276,25 +277,22 @@ def perft(args: argparse.Namespace) -> int:
             args.engine, timeout=args.timeout, max_faults=args.max_faults, max_line=args.max_line
         )
     except EngineSpecError as exc:
-        print(f"durak-conformance perft: {exc}", file=sys.stderr)
+        print(f"durak-conformance {command}: {exc}", file=sys.stderr)
         return 2
     with engine:
-        return perft_module.run_cli(engine, args)
+        return run_cli(engine, args)
+
+
+def perft(args: argparse.Namespace) -> int:
+    from . import perft as perft_module
+
+    return _on_engine(args, "perft", perft_module.run_cli)
 
 
 def replay(args: argparse.Namespace) -> int:
     from . import record
-    from .engines import EngineSpecError, make_engine
 
-    try:
-        engine = make_engine(
-            args.engine, timeout=args.timeout, max_faults=args.max_faults, max_line=args.max_line
-        )
-    except EngineSpecError as exc:
-        print(f"durak-conformance replay: {exc}", file=sys.stderr)
-        return 2
-    with engine:
-        return record.run_cli(engine, args)
+    return _on_engine(args, "replay", record.run_cli)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
