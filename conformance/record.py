@@ -536,49 +536,40 @@ def replay(
     final = canonical.normalise_state(state)
     got = final.get("result")
     want = record["result"]
-    if want is None:
-        if got is not None:
-            return ReplayResult(
-                name,
-                "failed",
-                "the record stops with the game still going (result null), but the engine ended "
-                "the game",
-                where="/result",
-                index=total,
-                expected=None,
-                actual=got,
-                state_before=final,
-                moves_played=total,
-                moves_total=total,
-            )
-        return ReplayResult(name, "passed", moves_played=total, moves_total=total)
-    if not isinstance(got, dict):
-        legal = engine.legal_moves(state)
+
+    def wrong_result(message: str, actual: Any) -> ReplayResult:
+        """Every move held but the end differs: the divergence is at ``/result``."""
         return ReplayResult(
             name,
             "failed",
-            f"after all {total} moves the game is not over; the record says it ended",
+            message,
             where="/result",
             index=total,
             expected=want,
-            actual={"result": got, "legal": legal if isinstance(legal, list) else str(legal)},
+            actual=actual,
             state_before=final,
             moves_played=total,
             moves_total=total,
         )
+
+    if want is None:
+        if got is not None:
+            return wrong_result(
+                "the record stops with the game still going (result null), but the engine ended "
+                "the game",
+                got,
+            )
+        return ReplayResult(name, "passed", moves_played=total, moves_total=total)
+    if not isinstance(got, dict):
+        legal = engine.legal_moves(state)
+        return wrong_result(
+            f"after all {total} moves the game is not over; the record says it ended",
+            {"result": got, "legal": legal if isinstance(legal, list) else str(legal)},
+        )
     differ = [key for key in RESULT_FIELDS if got.get(key, canonical.MISSING) != want.get(key)]
     if differ:
-        return ReplayResult(
-            name,
-            "failed",
-            f"after all {total} moves the result differs in {', '.join(differ)}",
-            where="/result",
-            index=total,
-            expected=want,
-            actual=got,
-            state_before=final,
-            moves_played=total,
-            moves_total=total,
+        return wrong_result(
+            f"after all {total} moves the result differs in {', '.join(differ)}", got
         )
     return ReplayResult(name, "passed", moves_played=total, moves_total=total)
 
