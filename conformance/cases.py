@@ -208,18 +208,9 @@ class CaseRunner:
             if isinstance(state, dict):
                 state["ruleset"] = copy.deepcopy(ruleset)
             return state
-        answer = self._new_game(case)
-        if isinstance(answer, ErrorResult):
-            raise _Stop(
-                self._error_answer(
-                    case, None, answer, None, None, what="new_game", expected="a state"
-                )
-            )
-        if not isinstance(answer, dict):
-            raise _Stop(
-                self._wrong(case, None, "new_game answered a non-object", "a state", answer)
-            )
-        return answer
+        return self._require(
+            self._new_game(case), dict, case, None, what="new_game", expected="a state"
+        )
 
     def _new_game(self, case: Case) -> Any:
         start = case.start
@@ -348,30 +339,39 @@ class CaseRunner:
             state_before=state,
         )
 
-    def _legal(self, case: Case, step: Step, state: Any, start_state: Any) -> list[Any]:
-        answer = self.engine.legal_moves(state)
+    def _require(
+        self,
+        answer: Any,
+        shape: type,
+        case: Case,
+        step: Step | None,
+        *,
+        what: str,
+        expected: Any,
+        expected_shape: Any = None,
+        start_state: Any = None,
+        state: Any = None,
+    ) -> Any:
+        """``answer`` when it is a ``shape`` (``dict`` for a state or an observation, ``list`` for
+        moves); otherwise the case stops: an error answer as refused or faulty
+        (:meth:`_error_answer`, against ``expected``), anything else as malformed (against
+        ``expected_shape``, by default ``expected``)."""
         if isinstance(answer, ErrorResult):
             raise _Stop(
                 self._error_answer(
-                    case,
-                    step,
-                    answer,
-                    start_state,
-                    canonical.normalise_state(state),
-                    what="legal_moves",
-                    expected=step.body,
+                    case, step, answer, start_state, state, what=what, expected=expected
                 )
             )
-        if not isinstance(answer, list):
+        if not isinstance(answer, shape):
             raise _Stop(
                 self._wrong(
                     case,
                     step,
-                    "legal_moves answered a non-list",
-                    step.body,
+                    f"{what} answered a non-{'list' if shape is list else 'object'}",
+                    expected if expected_shape is None else expected_shape,
                     answer,
                     start_state=start_state,
-                    state=canonical.normalise_state(state),
+                    state=state,
                 )
             )
         return answer
@@ -382,7 +382,15 @@ class CaseRunner:
         context = {"start_state": start_state, "state": before}
 
         if kind in ("legal", "legal_includes", "legal_excludes"):
-            moves = self._legal(case, step, state, start_state)
+            moves = self._require(
+                self.engine.legal_moves(state),
+                list,
+                case,
+                step,
+                what="legal_moves",
+                expected=body,
+                **context,
+            )
             got = [canonical.canonical_move(move) for move in moves]
             got_set = set(got)
             want = {canonical.canonical_move(move): move for move in body}
@@ -439,20 +447,16 @@ class CaseRunner:
             return state
 
         if kind == "move":
-            answer = self.engine.apply(state, body)
-            if isinstance(answer, ErrorResult):
-                raise _Stop(
-                    self._error_answer(
-                        case, step, answer, start_state, before, what="apply", expected="accepted"
-                    )
-                )
-            if not isinstance(answer, dict):
-                raise _Stop(
-                    self._wrong(
-                        case, step, "apply answered a non-object", "a state", answer, **context
-                    )
-                )
-            return answer
+            return self._require(
+                self.engine.apply(state, body),
+                dict,
+                case,
+                step,
+                what="apply",
+                expected="accepted",
+                expected_shape="a state",
+                **context,
+            )
 
         if kind == "refuse":
             code = step.data.get("code", "illegal_move")
@@ -571,25 +575,15 @@ class CaseRunner:
         pointers are judged first: they are the case's own point (a leak), and a leak also breaks
         the closed schema, where it would read less plainly."""
         player = step.body["player"]
-        answer = self.engine.observe(state, player)
-        if isinstance(answer, ErrorResult):
-            raise _Stop(
-                self._error_answer(
-                    case,
-                    step,
-                    answer,
-                    context["start_state"],
-                    context["state"],
-                    what="observe",
-                    expected="an observation",
-                )
-            )
-        if not isinstance(answer, dict):
-            raise _Stop(
-                self._wrong(
-                    case, step, "observe answered a non-object", "an observation", answer, **context
-                )
-            )
+        answer = self._require(
+            self.engine.observe(state, player),
+            dict,
+            case,
+            step,
+            what="observe",
+            expected="an observation",
+            **context,
+        )
         seen = canonical.normalise_observation(answer)
         shown = [
             pointer
