@@ -499,12 +499,7 @@ class CaseRunner:
             return state
 
         if kind == "expect":
-            wrong = {}
-            for pointer, want_value in body.items():
-                got_value, _path = canonical.resolve(before, pointer)
-                want_norm = canonical.normalise(want_value, _path_of(pointer))
-                if got_value is canonical.MISSING or got_value != want_norm:
-                    wrong[pointer] = (want_norm, got_value)
+            wrong = _differences(before, body, canonical.STATE)
             if wrong:
                 pointers = sorted(wrong)
                 raise _Stop(
@@ -622,12 +617,7 @@ class CaseRunner:
                     **context,
                 )
             )
-        wrong = {}
-        for pointer, want_value in step.data.get("expect", {}).items():
-            got_value, _path = canonical.resolve(seen, pointer)
-            want_norm = canonical.normalise(want_value, _path_of(pointer), canonical.OBSERVATION)
-            if got_value is canonical.MISSING or got_value != want_norm:
-                wrong[pointer] = (want_norm, got_value)
+        wrong = _differences(seen, step.data.get("expect", {}), canonical.OBSERVATION)
         if wrong:
             pointers = sorted(wrong)
             raise _Stop(
@@ -645,6 +635,22 @@ class CaseRunner:
 
 def _path_of(pointer: str) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in canonical.pointer_parts(pointer))
+
+
+def _differences(
+    document: Any, expect: dict[str, Any], unordered: frozenset
+) -> dict[str, tuple[Any, Any]]:
+    """Pointer -> (expected value in canonical form, value found) for every ``expect`` pointer
+    whose value ``document`` (a normalised state or observation) does not hold; a pointer that
+    leads nowhere is found as ``canonical.MISSING``. ``unordered``: ``canonical.STATE`` or
+    ``canonical.OBSERVATION``, whose unordered card lists an expected value is sorted by."""
+    wrong = {}
+    for pointer, want_value in expect.items():
+        got_value, _path = canonical.resolve(document, pointer)
+        want_norm = canonical.normalise(want_value, _path_of(pointer), unordered)
+        if got_value is canonical.MISSING or got_value != want_norm:
+            wrong[pointer] = (want_norm, got_value)
+    return wrong
 
 
 def _loads(text: str) -> Any:
