@@ -1,4 +1,8 @@
-"""Paths and environment shared by the fuzz and record tests."""
+"""Paths and environment shared by the fuzz and record tests.
+
+The misbehaving engine, the unique tag on its command line and the search for stray processes
+are the runner tests' (``tests/runner/helpers.py``); this adds the fuzz engines to the path.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +10,17 @@ import json
 import os
 import shlex
 import sys
-import uuid
 from pathlib import Path
 
 import jsonschema
 import pytest
+from runner.helpers import ENGINES as RUNNER_ENGINES
+from runner.helpers import misbehave_command
 
 from reference_impl import specdata
 
 ROOT = Path(__file__).resolve().parents[2]
 FUZZ_ENGINES = Path(__file__).resolve().parent / "engines"
-RUNNER_ENGINES = ROOT / "tests" / "runner" / "engines"
-MISBEHAVE = RUNNER_ENGINES / "misbehave.py"
 SERVE = shlex.join([sys.executable, "-m", "conformance", "serve"])
 
 
@@ -41,24 +44,8 @@ def serve(spec: str | None = None) -> str:
 
 
 def misbehave(mode: str, tag: str) -> str:
-    return shlex.join([sys.executable, str(MISBEHAVE), mode, tag])
-
-
-def token() -> str:
-    return f"durak-fuzz-test-{uuid.uuid4().hex[:12]}"
-
-
-def processes_with(tag: str) -> list[int]:
-    """Pids of live processes whose command line contains ``tag``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if tag.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
+    """The command line of the misbehaving test engine in ``mode``, tagged with ``tag``."""
+    return misbehave_command(mode, tag=tag)
 
 
 def fixture_validator() -> jsonschema.Draft202012Validator:

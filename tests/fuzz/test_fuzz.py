@@ -10,6 +10,7 @@ import time
 
 import pytest
 import yaml
+from runner.helpers import processes_with, token
 
 from conformance.cli import main
 from conformance.engine import InProcessEngine
@@ -18,7 +19,7 @@ from conformance.fuzz import FuzzConfig, Fuzzer, game_choices, plan_game
 from conformance.loader import load_file
 from conformance.record import load_record, replay
 
-from .helpers import engines_importable, fixture_validator, misbehave, processes_with, serve, token
+from .helpers import engines_importable, fixture_validator, misbehave, serve
 
 __all__ = ["engines_importable"]
 

@@ -11,8 +11,9 @@ import time
 
 import jsonschema
 import pytest
-from fuzz.helpers import engines_importable, misbehave, processes_with, serve, token
+from fuzz.helpers import engines_importable, misbehave, serve
 from referencing import Registry, Resource
+from runner.helpers import processes_with, token
 
 from conformance.cli import main
 from conformance.engine import InProcessEngine
