@@ -7,7 +7,9 @@
 - ``perft``: move-path counts from named positions (:mod:`conformance.perft`);
 - ``coverage``: rule -> cases and option value -> cases (:mod:`conformance.traceability`);
 - ``replay``: game records replayed on an engine (:mod:`conformance.record`);
-- ``fuzz``: differential fuzzing against the reference engine (:mod:`conformance.fuzz`).
+- ``fuzz``: differential fuzzing against the reference engine (:mod:`conformance.fuzz`);
+- ``report``: JSON Lines run reports as an HTML page or Markdown, engines side by side
+  (:mod:`conformance.html_report`).
 
 Exit status of ``run``: 0 when every selected case passes (unsupported cases do not count
 against it), 1 when a case fails, 2 for a usage or configuration error (a bad option, an engine
@@ -159,6 +161,21 @@ def build_parser() -> argparse.ArgumentParser:
     from . import fuzz as fuzz_module
 
     fuzz_module.add_cli_arguments(fuzz_parser)
+
+    report_parser = commands.add_parser(
+        "report",
+        help="render run reports (run --json) as one HTML page or Markdown, engines side by side",
+        description="Read one or more JSON Lines reports written by 'run --json' and render "
+        "them, one column per report: engines and claims, pass/fail per rule area and option "
+        "value, each rule's cases, and the failing cases with step, expected and actual. "
+        "Without --html the Markdown goes to standard output. Exit 0 when written, 2 for a "
+        "report file that cannot be read (the message names file and line).",
+    )
+    report_parser.add_argument("reports", nargs="+", metavar="REPORT.jsonl")
+    report_parser.add_argument("--html", metavar="OUT", help="write a self-contained HTML page")
+    report_parser.add_argument(
+        "--markdown", action="store_true", help="print Markdown to standard output too"
+    )
     return parser
 
 
@@ -295,6 +312,38 @@ def replay(args: argparse.Namespace) -> int:
     return _on_engine(args, "replay", record.run_cli)
 
 
+def report(args: argparse.Namespace) -> int:
+    from .html_report import render_html, render_markdown
+    from .report_reader import ReportFileError, load_report
+
+    try:
+        reports = [load_report(path) for path in args.reports]
+    except ReportFileError as exc:
+        print(f"durak-conformance report: {exc}", file=sys.stderr)
+        return 2
+    if args.html:
+        page = render_html(reports, _rule_titles())
+        try:
+            Path(args.html).write_text(page, encoding="utf-8")
+        except OSError as exc:
+            print(f"durak-conformance report: --html {args.html}: {exc.strerror}", file=sys.stderr)
+            return 2
+        print(f"HTML report: {args.html}", file=sys.stderr)
+    if args.markdown or not args.html:
+        sys.stdout.write(render_markdown(reports))
+    return 0
+
+
+def _rule_titles() -> dict[str, str]:
+    """``{rule ID: title}`` of spec/rules.md in spec order; empty (IDs alone) if unreadable."""
+    from .traceability import SpecIndex
+
+    try:
+        return dict(SpecIndex.load().rules)
+    except (OSError, ValueError):
+        return {}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -322,5 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from . import fuzz as fuzz_module
 
         return fuzz_module.run_cli(args)
+    if args.command == "report":
+        return report(args)
     parser.print_help()
     return 2
