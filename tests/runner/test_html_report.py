@@ -1,0 +1,419 @@
+"""`durak-conformance report`: real run reports rendered as one HTML page (and Markdown).
+
+The reports are made here, by running the packaged suite with ``--json`` against the reference
+engine and against ``engines/wrong_engine.py`` (trumps no longer beat other suits, R-BEAT-1
+broken), and the small runner suite against misbehaving process engines (one that crashes on
+every apply, one that honestly claims only the default options). The page is parsed, not
+grepped, so a tag left open or a value not escaped breaks the tree and fails the test.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+from conformance.html_report import cell, render_html, render_markdown
+from conformance.report_reader import ReportFileError, load_report
+from conformance.traceability import SpecIndex
+
+from .helpers import DATA, ENGINES, engine_env, misbehave_command, token
+
+#: R-BEAT-1: a trump beats any card of another suit. The wrong engine breaks exactly that, so
+#: the packaged case showing a trump six beating a plain ace must fail on it, citing R-BEAT-1.
+TRUMP_CASE = "beat-trump-six-beats-non-trump-ace"
+#: The runner's own small suite (tests/runner/data/suite): a beat by trump, a deal, a transfer.
+SMALL_BEAT = "runner-beat-trump-over-plain"
+SMALL_DEAL = "runner-deal-unshuffled-two-players"
+SMALL_TRANSFER = "runner-transfer-to-next-player"
+
+
+# ------------------------------------------------------------------------- a small HTML tree
+
+VOID = {"meta", "br", "hr", "img", "input", "link"}
+
+
+class Node:
+    def __init__(self, tag: str, attrs: dict[str, str | None], parent: Node | None):
+        self.tag, self.attrs, self.parent = tag, attrs, parent
+        self.children: list[Node | str] = []
+
+    @property
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text for c in self.children)
+
+    @property
+    def classes(self) -> set[str]:
+        return set((self.attrs.get("class") or "").split())
+
+    def iter(self, tag: str | None = None):
+        for child in self.children:
+            if isinstance(child, Node):
+                if tag is None or child.tag == tag:
+                    yield child
+                yield from child.iter(tag)
+
+    def child(self, tag: str) -> Node:
+        return next(c for c in self.children if isinstance(c, Node) and c.tag == tag)
+
+    def find(self, tag: str, **attrs: str) -> Node:
+        found = [n for n in self.iter(tag) if all(n.attrs.get(k) == v for k, v in attrs.items())]
+        assert len(found) == 1, f"{len(found)} <{tag} {attrs}>"
+        return found[0]
+
+
+class TreeBuilder(HTMLParser):
+    """Builds the tree, failing on an end tag that does not close the open element."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#root", {}, None)
+        self.open = self.root
+
+    def handle_starttag(self, tag, attrs):
+        node = Node(tag, dict(attrs), self.open)
+        self.open.children.append(node)
+        if tag not in VOID:
+            self.open = node
+
+    def handle_endtag(self, tag):
+        assert self.open.tag == tag, f"</{tag}> closes <{self.open.tag}>"
+        self.open = self.open.parent
+
+    def handle_data(self, data):
+        self.open.children.append(data)
+
+
+def parse(page: str) -> Node:
+    builder = TreeBuilder()
+    builder.feed(page)
+    builder.close()
+    assert builder.open is builder.root, f"<{builder.open.tag}> never closed"
+    return builder.root
+
+
+def section_after(root: Node, anchor: str, tag: str = "table") -> Node:
+    """The first ``tag`` after the ``<h2 id=anchor>`` heading (siblings in the body)."""
+    body = root.find("body")
+    nodes = [c for c in body.children if isinstance(c, Node)]
+    start = next(i for i, n in enumerate(nodes) if n.tag == "h2" and n.attrs.get("id") == anchor)
+    return next(n for n in nodes[start + 1 :] if n.tag == tag)
+
+
+def matrix(table: Node) -> tuple[list[str], dict[str, list[Node]]]:
+    """Header texts and ``{row name: [cell nodes]}`` of a matrix table."""
+    head = [th.text for th in table.find("thead").iter("th")]
+    rows = {}
+    for tr in table.find("tbody").iter("tr"):
+        cells = [c for c in tr.children if isinstance(c, Node)]
+        rows[cells[0].text] = cells[1:]
+    return head, rows
+
+
+def failure_blocks(root: Node) -> dict[str, Node]:
+    return {n.attrs["id"]: n for n in root.iter("details") if "case" in n.classes}
+
+
+# ------------------------------------------------------------------------- the reports
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory) -> dict[str, Path]:
+    """Real reports: the packaged suite on the reference and the wrong engine."""
+    out = tmp_path_factory.mktemp("reports")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(ENGINES))
+        assert main(["run", "--json", str(out / "reference.jsonl")]) == 0
+        wrong = ["run", "--engine", "python:wrong_engine:make", "--json", str(out / "wrong.jsonl")]
+        assert main(wrong) == 1
+    return {"reference": out / "reference.jsonl", "wrong": out / "wrong.jsonl"}
+
+
+@pytest.fixture(scope="module")
+def small_reports(tmp_path_factory) -> dict[str, Path]:
+    """The runner's small suite on process engines: one crashing on apply (error outcomes with
+    diagnostics), one honestly claiming only the defaults (unsupported cases)."""
+    out = tmp_path_factory.mktemp("small")
+    paths = {}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PYTHONPATH", engine_env()["PYTHONPATH"])
+        for mode in ("crash-apply", "classic"):
+            paths[mode] = out / f"{mode}.jsonl"
+            argv = ["run", "--no-fixtures", "--no-features", "--fixtures", str(DATA / "suite")]
+            argv += ["--engine", misbehave_command(mode, tag=token()), "--json", str(paths[mode])]
+            assert main(argv) == (1 if mode == "crash-apply" else 0)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def page(reports) -> str:
+    loaded = [load_report(reports["reference"]), load_report(reports["wrong"])]
+    return render_html(loaded, SpecIndex.load().rules)
+
+
+# ------------------------------------------------------------------------- the page
+
+
+def test_page_is_one_static_file(page):
+    root = parse(page)
+    assert root.find("html").attrs.get("lang") == "en"
+    assert not list(root.iter("script")) and not list(root.iter("link"))
+    assert not any(n.attrs.get("src") for n in root.iter())
+    hrefs = [n.attrs["href"] for n in root.iter("a")]
+    assert hrefs and all(href.startswith("#") for href in hrefs)
+    targets = {n.attrs["id"] for n in root.iter() if n.attrs.get("id")}
+    assert {href[1:] for href in hrefs} <= targets  # every in-page link lands
+
+
+def test_engines_side_by_side_with_identity_claims_and_totals(page, reports):
+    root = parse(page)
+    head, rows = matrix(section_after(root, "engines"))
+    assert len(head) == 3
+    # Both engines call themselves the reference engine; the labels tell the files apart.
+    assert "reference.jsonl" in head[1] and "wrong.jsonl" in head[2]
+    assert [c.text for c in rows["command"]] == [
+        "reference (in process)",
+        "python:wrong_engine:make",
+    ]
+    for name in ("passed", "failed", "unsupported", "not run", "xfailed"):
+        assert name in rows
+    wrong_cases = load_report(reports["wrong"]).cases
+    failed = sum(case["outcome"] == "failed" for case in wrong_cases)
+    assert [c.text for c in rows["failed"]] == ["0", str(failed)] and failed > 0
+    assert "fail" in rows["failed"][1].classes
+    claims = section_after(root, "engines", "details")
+    _, claimed = matrix(claims.find("table"))
+    assert [c.text for c in claimed["players, deck 36"]] == ["2, 3, 4, 5, 6"] * 2
+    assert "free, main_first, circle" in claimed["throw_in_priority"][0].text
+
+
+def test_area_and_option_matrices_compare_the_engines(page, reports):
+    root = parse(page)
+    reference = load_report(reports["reference"]).cases
+    head, areas = matrix(section_after(root, "areas"))
+    assert len(head) == 3
+    beat = sum(case["area"] == "BEAT" for case in reference)
+    ref_cell, wrong_cell = areas["BEAT"]
+    assert ref_cell.text == f"{beat}/{beat}" and "ok" in ref_cell.classes
+    assert "fail" in wrong_cell.classes  # R-BEAT-1 broken
+    passed, run = map(int, wrong_cell.text.split("/"))
+    assert run == beat and passed < beat
+    # The wrong engine leaves drawing alone: the DRAW area passes on both.
+    assert all("ok" in c.classes for c in areas["DRAW"])
+    _, options = matrix(section_after(root, "options"))
+    assert "transfer=on" in options and "deck_size=52" in options
+    assert all("ok" in c.classes for c in options["deck_size=52"][:1])
+
+
+def test_failing_cases_of_the_wrong_engine_are_named_with_rules_step_expected_actual(page, reports):
+    root = parse(page)
+    blocks = failure_blocks(root)
+    wrong = load_report(reports["wrong"])
+    failing = [case for case in wrong.cases if case["outcome"] == "failed"]
+    assert all(block.startswith("fail-2-") for block in blocks)  # none for the reference
+    shown = {block.child("summary").find("code").text: block for block in blocks.values()}
+    assert set(shown) == {case["id"] for case in failing}
+    for case in failing:
+        summary = shown[case["id"]].child("summary").text
+        assert all(rule in summary for rule in case["rules"])
+    trump = shown[TRUMP_CASE]
+    fields = dict(zip((dt.text for dt in trump.iter("dt")), trump.iter("dd"), strict=True))
+    assert "R-BEAT-1" in fields["rules"].text
+    assert fields["step"].text.startswith("step ")
+    # The trump six over the plain ace is expected and is what the engine leaves out.
+    expected = fields["expected"].text
+    actual = json.loads(fields["actual"].text)
+    assert (
+        "6" in expected
+        and actual["missing"]
+        and all(m["action"] == "beat" for m in actual["missing"])
+    )
+    assert "state before the step" in fields or "starting state" in fields
+
+
+def test_rule_sections_list_cases_per_engine_and_link_failures(page, reports):
+    root = parse(page)
+    rule = root.find("details", id="rule-R-BEAT-1")
+    assert "open" in rule.attrs  # a failing rule opens by itself
+    assert "What beats what" in rule.child("summary").text  # title from spec/rules.md
+    _, rows = matrix(rule.find("table"))
+    label = next(name for name in rows if name.startswith(f"{TRUMP_CASE} "))
+    kind, ref_cell, wrong_cell = rows[label]
+    assert kind.text == "fixture" and ref_cell.text == "passed" and wrong_cell.text == "failed"
+    link = wrong_cell.find("a")
+    assert link.attrs["href"][1:] in failure_blocks(root)
+    # Exactly the rules with a failing case on some engine are open; the others are closed.
+    wrong = load_report(reports["wrong"]).cases
+    failing_rules = {r for c in wrong if c["outcome"] == "failed" for r in c["rules"]}
+    opened = {
+        d.attrs["id"].removeprefix("rule-")
+        for d in root.iter("details")
+        if "rule" in d.classes and "open" in d.attrs
+    }
+    assert opened == failing_rules
+    assert len([d for d in root.iter("details") if "rule" in d.classes]) > len(opened)
+
+
+def test_differences_list_exactly_the_cases_with_different_outcomes(page, reports):
+    root = parse(page)
+    table = section_after(root, "differences")
+    listed = {tr.find("code").text for tr in table.find("tbody").iter("tr")}
+    by_id = [{c["id"]: c["outcome"] for c in load_report(p).cases} for p in reports.values()]
+    differing = {i for i in by_id[0] if by_id[0][i] != by_id[1].get(i)}
+    assert listed == differing and differing
+
+
+def test_case_text_is_escaped(reports, tmp_path):
+    """Real scenario failures carry pytest's repr text (``<function ...>``); a doctored case ID
+    and message carry markup. None of it may become markup."""
+    wrong = load_report(reports["wrong"])
+    scenario = next(c for c in wrong.cases if c["kind"] == "scenario" and c.get("details"))
+    assert "<" in scenario["details"]
+    evil = dict(scenario, id="evil<script>alert(1)</script>&amp;", message="</pre><b>x</b>")
+    evil["rules"] = ["R-BEAT-1<i>"]
+    wrong.cases.append(evil)
+    page = render_html([wrong])
+    root = parse(page)
+    assert not list(root.iter("script")) and not list(root.iter("i"))
+    assert "evil&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;" in page
+    block = next(b for b in failure_blocks(root).values() if "evil<script>" in b.text)
+    assert "</pre><b>x</b>" in block.text and "R-BEAT-1<i>" in block.text
+    blocks = failure_blocks(root).values()
+    details = next(b for b in blocks if b.child("summary").find("code").text == scenario["id"])
+    assert scenario["details"].strip() in details.text
+    markdown = render_markdown([wrong])
+    assert "<script>" not in markdown.replace("`evil<script>alert(1)</script>&amp;`", "")
+
+
+def test_single_report_has_no_differences_section(reports):
+    root = parse(render_html([load_report(reports["reference"])]))
+    assert not [h for h in root.iter("h2") if h.attrs.get("id") == "differences"]
+    assert not failure_blocks(root)
+
+
+def test_errors_with_diagnostics_and_unsupported_cells(small_reports):
+    crash, classic = (load_report(small_reports[m]) for m in ("crash-apply", "classic"))
+    root = parse(render_html([crash, classic]))
+    _, areas = matrix(section_after(root, "areas"))
+    # crash-apply: the beat and the deal need apply, so they end in error; the transfer case
+    # only asks legal moves. classic claims one 36-card pack: the 24-card beat and the
+    # transfer (transfer=on) are outside its claim.
+    assert "fail" in areas["BEAT"][0].classes
+    assert "none" in areas["BEAT"][1].classes and "unsupported" in areas["BEAT"][1].text
+    blocks = failure_blocks(root)
+    beat = next(b for b in blocks.values() if SMALL_BEAT in b.child("summary").text)
+    assert "error" in beat.child("summary").text
+    assert "simulated crash" in beat.text and "engine stderr (tail)" in beat.text
+
+
+# ------------------------------------------------------------------------- cell counting
+
+
+def test_cell_counts_run_cases_and_names_the_rest():
+    assert cell(Counter(passed=3, xfailed=1, unsupported=2)) == (
+        "3/4 (1 xfailed, 2 unsupported)",
+        "xfail",
+        "3 passed, 1 xfailed, 2 unsupported",
+    )
+    assert cell(Counter(passed=1, failed=1, error=1))[:2] == ("1/3", "fail")
+    assert cell(Counter(passed=2))[:2] == ("2/2", "ok")
+    assert cell(Counter(unsupported=2, not_run=1))[:2] == ("2 unsupported / 1 not run", "none")
+    assert cell(None)[1] == "absent"
+
+
+# ------------------------------------------------------------------------- the command
+
+
+def test_command_writes_the_page_and_markdown(reports, tmp_path, capsys):
+    out = tmp_path / "page.html"
+    assert (
+        main(["report", str(reports["reference"]), str(reports["wrong"]), "--html", str(out)]) == 0
+    )
+    root = parse(out.read_text(encoding="utf-8"))
+    assert TRUMP_CASE in {
+        b.child("summary").find("code").text for b in failure_blocks(root).values()
+    }
+    beat_rule = root.find("details", id="rule-R-BEAT-1").child("summary").text
+    assert "What beats what" in beat_rule  # the title from spec/rules.md
+    assert capsys.readouterr().out == ""  # the page only, unless --markdown
+    assert main(["report", str(reports["wrong"])]) == 0
+    markdown = capsys.readouterr().out
+    assert markdown.startswith("# Durak conformance")
+    row = next(line for line in markdown.splitlines() if f"`{TRUMP_CASE}`" in line)
+    assert "failed" in row and "R-BEAT-1" in row
+    assert "| BEAT | ❌" in markdown
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines(keepends=True)
+
+
+@pytest.mark.parametrize(
+    "damage, line, words",
+    [
+        ("truncated", -1, "cut off"),
+        ("garbage", 3, "not JSON"),
+        ("no-header", 1, "not 'header'"),
+        ("twice", None, "a second line of type 'header'"),
+        ("bad-outcome", 3, "'outcome' is 'pased'"),
+        ("array", 2, "a JSON array"),
+        ("empty", 1, "empty"),
+    ],
+)
+def test_bad_report_file_is_refused_with_file_and_line(
+    reports, tmp_path, capsys, damage, line, words
+):
+    lines = _lines(reports["wrong"])
+    if damage == "truncated":
+        text = "".join(lines[:-2]) + lines[-2][: len(lines[-2]) // 2]
+        line = len(lines) - 1
+    elif damage == "garbage":
+        text = "".join(lines[:2]) + "<html>\n" + "".join(lines[2:])
+    elif damage == "no-header":
+        text = "".join(lines[1:])
+    elif damage == "twice":
+        text = "".join(lines * 2)
+        line = len(lines) + 1
+    elif damage == "bad-outcome":
+        record = json.loads(lines[2])
+        record["outcome"] = "pased"
+        text = "".join(lines[:2]) + json.dumps(record) + "\n" + "".join(lines[3:])
+    elif damage == "array":
+        text = lines[0] + "[1, 2]\n"
+    else:
+        text = ""
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(text, encoding="utf-8")
+    out = tmp_path / "page.html"
+    status = main(["report", str(reports["reference"]), str(bad), "--html", str(out)])
+    error = capsys.readouterr().err
+    assert status == 2
+    assert f"{bad}:{line}: " in error and words in error
+    assert not out.exists()  # nothing half drawn
+    with pytest.raises(ReportFileError) as raised:
+        load_report(bad)
+    assert (raised.value.path, raised.value.line) == (str(bad), line)
+
+
+def test_missing_report_file_is_a_usage_error(tmp_path, capsys):
+    assert main(["report", str(tmp_path / "nowhere.jsonl")]) == 2
+    assert "nowhere.jsonl: no such file" in capsys.readouterr().err
+
+
+def test_interrupted_run_is_drawn_from_the_cases_it_finished(reports, tmp_path):
+    lines = _lines(reports["wrong"])
+    cut = tmp_path / "interrupted.jsonl"
+    cut.write_text("".join(lines[:12]), encoding="utf-8")  # whole lines, no summary
+    cases = sum(json.loads(line)["type"] == "case" for line in lines[:12])
+    report = load_report(cut)
+    assert not report.complete and len(report.cases) == cases
+    root = parse(render_html([report]))
+    _, rows = matrix(section_after(root, "engines"))
+    assert "incomplete" in rows["run"][0].text and rows["cases"][0].text == str(cases)
+    _, areas = matrix(section_after(root, "areas"))
+    total = sum(int(c[0].text.split("/")[1].split(" ")[0]) for c in areas.values())
+    assert total == cases
