@@ -13,12 +13,14 @@ the starting state, the step, the state before the step, the expected and the ac
 from __future__ import annotations
 
 import copy
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import canonical
-from .engine import Engine, ErrorResult
+from .applicability import Applicability, decide
+from .engine import Engine, ErrorResult, InProcessEngine
 from .gating import Support, legal_player_counts
 from .loader import Case, Step
 from .observation import schema_problems
@@ -45,6 +47,8 @@ class CaseResult:
     diagnostics: dict[str, Any] = field(default_factory=dict)
     ruleset: dict[str, Any] | None = None
     duration: float = 0.0
+    #: the gate's answer: option values substituted for the engine, or the claims that block it
+    applicability: Applicability | None = None
 
     @property
     def ok(self) -> bool:
@@ -67,6 +71,8 @@ class CaseResult:
             )
         if self.diagnostics:
             out["diagnostics"] = self.diagnostics
+        if self.applicability is not None:
+            out.update(self.applicability.to_json())
         return out
 
 
@@ -82,7 +88,9 @@ class CaseRunner:
 
     ``resolve`` turns a fixture ruleset into ``{"name", "options"}`` and ``defaults`` gives each
     option's catalog default; both come from the spec data (``reference_impl.rulesets``) unless
-    given, so tests can run without it.
+    given, so tests can run without it. ``reference`` is the engine that decides whether a case
+    applies to the engine's claims (:mod:`conformance.applicability`); by default the reference
+    engine in process, started only when a case needs a substitution.
     """
 
     def __init__(
@@ -92,16 +100,17 @@ class CaseRunner:
         *,
         resolve: Any = None,
         defaults: dict[str, Any] | None = None,
+        reference: Engine | None = None,
     ):
-        if resolve is None or defaults is None:
-            from reference_impl import rulesets
+        from reference_impl import rulesets
 
-            resolve = resolve or rulesets.resolve_ruleset
-            defaults = defaults if defaults is not None else rulesets.default_options()
         self.engine = engine
         self.support = support
-        self._resolve = resolve
-        self._defaults = defaults
+        self._resolve = resolve or rulesets.resolve_ruleset
+        self._defaults = defaults if defaults is not None else rulesets.default_options()
+        self._catalog = rulesets.catalog_options()
+        self._reference = reference
+        self._reference_runner: CaseRunner | None = None
 
     # ------------------------------------------------------------------ public
 
@@ -112,8 +121,9 @@ class CaseRunner:
         except ValueError as exc:
             return str(exc)
 
-    def gate(self, case: Case, ruleset: dict[str, Any]) -> str | None:
-        """Why the engine does not claim this case (None when it does).
+    def gate(self, case: Case, ruleset: dict[str, Any]) -> Applicability:
+        """Whether the case runs on the engine, and with which option values substituted
+        (:mod:`conformance.applicability`).
 
         A refused start with a player count R-DECK-4 forbids is not gated on the count: no
         honest ``hello`` lists such a count, so gating on it would skip the case on every
@@ -124,14 +134,38 @@ class CaseRunner:
         """
         options = ruleset["options"]
         forbidden = case.players not in legal_player_counts(options)
-        count = not (case.start_refused is not None and forbidden)
-        reasons = []
-        reason = self.support.unsupported(options, case.players, self._defaults, count=count)
-        if reason:
-            reasons.append(reason)
+        needs = ()
         if not self.support.observe and any(step.kind == "observe" for step in case.steps):
-            reasons.append("observe")
-        return ", ".join(reasons) or None
+            needs = ("observe",)
+        return decide(
+            options,
+            case.players,
+            self.support,
+            lambda substitution: self._holds_on_reference(case, substitution),
+            catalog=self._catalog,
+            defaults=self._defaults,
+            count=not (case.start_refused is not None and forbidden),
+            needs=needs,
+        )
+
+    @staticmethod
+    def substitute(case: Case, substitution: dict[str, Any]) -> Case:
+        """The case with ``substitution`` added to its ruleset's overrides."""
+        if not substitution:
+            return case
+        ruleset = {"preset": case.preset, "overrides": {**case.overrides, **substitution}}
+        return dataclasses.replace(case, ruleset=ruleset)
+
+    def _holds_on_reference(self, case: Case, substitution: dict[str, Any]) -> bool:
+        """Every expectation of ``case`` holds on the reference engine under ``substitution``."""
+        if self._reference_runner is None:
+            self._reference_runner = CaseRunner(
+                self._reference or InProcessEngine(),
+                Support.everything(),
+                resolve=self._resolve,
+                defaults=self._defaults,
+            )
+        return self._reference_runner.run(self.substitute(case, substitution)).ok
 
     def check(self, case: Case, ruleset: dict[str, Any]) -> str | None:
         """What makes the case itself unrunnable under the rules (None when nothing does): a
@@ -179,15 +213,25 @@ class CaseRunner:
             return CaseResult(
                 case.id, "broken", f"{case.location}: {problem}", signature="broken fixture"
             )
-        reason = self.gate(case, ruleset)
-        if reason is not None:
+        applicability = self.gate(case, ruleset)
+        if not applicability.runs:
             return CaseResult(
                 case.id,
                 "unsupported",
-                f"not claimed in hello: {reason}",
+                applicability.reason or "not claimed in hello",
                 signature="unsupported",
                 ruleset=ruleset,
+                applicability=applicability,
             )
+        if applicability.substituted:
+            case = self.substitute(case, applicability.substituted)
+            ruleset = self._resolve(case.ruleset)
+        result = self._judge(case, ruleset)
+        result.applicability = applicability if applicability.substituted else None
+        return result
+
+    def _judge(self, case: Case, ruleset: dict[str, Any]) -> CaseResult:
+        """Run the case's start and steps on the engine and judge every answer."""
         try:
             if case.start_refused is not None:
                 self._refused_start(case)

@@ -13,7 +13,9 @@
 
 Exit status of ``run``: 0 when every selected case passes (unsupported cases do not count
 against it), 1 when a case fails, 2 for a usage or configuration error (a bad option, an engine
-that cannot be started or greeted, a selection that matches nothing).
+that cannot be started or greeted, a selection that matches nothing), 3 when nothing failed but
+the run is incomplete: no case ran, or fewer than ``--min-share`` of the selected cases (default
+half) were inside the engine's claims.
 """
 
 from __future__ import annotations
@@ -101,6 +103,13 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--json", metavar="PATH", help="JSON Lines report, written as cases finish")
     out.add_argument("--junitxml", metavar="PATH", help="JUnit XML report")
     out.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
+    out.add_argument(
+        "--min-share",
+        type=float,
+        metavar="FRACTION",
+        help="exit 3 (incomplete) when fewer than this share of the selected cases ran "
+        "(default 0.5; 0 accepts any share but none)",
+    )
     out.add_argument("-v", "--verbose", action="count", default=0, help="one line per case")
     out.add_argument(
         "-j", "--jobs", type=int, metavar="N", help="run on N processes (pytest-xdist)"
@@ -234,6 +243,8 @@ def pytest_arguments(args: argparse.Namespace) -> list[str] | str:
         argv += ["--junitxml", args.junitxml]
     if args.exitfirst:
         argv.append("-x")
+    if args.min_share is not None:
+        argv += ["--durak-min-share", str(args.min_share)]
     if args.jobs:
         argv += ["-n", str(args.jobs)]
     argv += ["-v"] * args.verbose if args.verbose else ["-q"]
@@ -248,11 +259,15 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(argv, str):
         print(f"durak-conformance run: {argv}", file=sys.stderr)
         return 2
+    from .pytest_plugin import INCOMPLETE_EXIT
+
     status = int(pytest.main(argv))
     if status == 0:
         return 0
     if status == 1:
         return 1
+    if status == INCOMPLETE_EXIT:
+        return 3
     if status == 5:
         print("durak-conformance run: no case matches the selection", file=sys.stderr)
     return 2

@@ -53,6 +53,9 @@ class Support:
     options: dict[str, frozenset[str]] = field(default_factory=dict)
     observe: bool = False
 
+    #: True only for :meth:`everything`: every case applies, nothing is substituted.
+    gates_nothing = False
+
     @classmethod
     def everything(cls) -> Support:
         """A claim that gates nothing (for callers without a hello, e.g. quick checks)."""
@@ -129,6 +132,8 @@ class Support:
 
 
 class _Everything(Support):
+    gates_nothing = True
+
     def unsupported(
         self,
         options: dict[str, Any],

@@ -39,6 +39,11 @@ FIXTURES_DIR = PACKAGE_DIR / "fixtures"
 
 _STATE = pytest.StashKey["DurakSession"]()
 
+#: A run below this share of executed cases is not a plain success (``--durak-min-share``).
+DEFAULT_MIN_SHARE = 0.5
+#: pytest's exit status for such a run; ``durak-conformance run`` turns it into 3.
+INCOMPLETE_EXIT = 6
+
 
 # ---------------------------------------------------------------------------------- options
 
@@ -88,6 +93,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="rewrite the --durak-xfail list from this run's failures",
     )
     group.addoption("--durak-json", metavar="PATH", help="write a JSON Lines report to PATH")
+    group.addoption(
+        "--durak-min-share",
+        type=float,
+        default=DEFAULT_MIN_SHARE,
+        metavar="FRACTION",
+        help="a run that executes fewer than this share of the selected cases is incomplete: "
+        f"pytest exits {INCOMPLETE_EXIT} (durak-conformance run: 3) instead of 0 "
+        f"(default {DEFAULT_MIN_SHARE:g}; 0 accepts any share but nothing)",
+    )
     for name, what in (
         ("area", "rule area, e.g. THROW"),
         ("rule", "rule ID, e.g. R-THROW-1"),
@@ -132,6 +146,7 @@ class DurakSession:
         self.engine_record: dict[str, Any] | None = None
         self.json: JsonReport | None = None
         self.any_items = False
+        self.incomplete = False
         self.xfail_written: Path | None = None
         self.xfail: XfailList | None = None
         path = config.getoption("durak_xfail")
@@ -614,6 +629,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
         record["message"] = message
         record["signature"] = f"{report.when}: {message.splitlines()[0] if message else ''}"
         record["details"] = str(report.longrepr)[-8000:]  # the scenario's steps and assertion
+    game = getattr(item, "durak_game", None)
+    if game is not None:
+        record.update(_scenario_game_record(game))
     record["base_outcome"] = base
     record["outcome"] = base
     if session.xfail is not None and base in ("passed", "failed", "error", "broken"):
@@ -637,10 +655,39 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     return report
 
 
+def _scenario_game_record(game: Any) -> dict[str, Any]:
+    """What a scenario's game adds to its report record: players, the ruleset asked for, and
+    the gate's substitution or blockers."""
+    out: dict[str, Any] = {}
+    try:
+        out["players"] = game.spec.player_count()
+        out["ruleset_request"] = game.spec.ruleset_request()
+    except Exception:  # noqa: BLE001, S110 - a scenario whose Given steps never named the game
+        pass
+    if game.applicability is not None:
+        out.update(game.applicability.to_json())
+    return out
+
+
+def incomplete(tally: Tally, min_share: float) -> bool:
+    """Whether a run executed nothing, or less than ``min_share`` of the selected cases."""
+    return tally.selected > 0 and (
+        tally.executed == 0 or tally.executed < min_share * tally.selected
+    )
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state = session.config.stash.get(_STATE, None)
     if state is None or not state.controller:
         return
+    if (
+        state.any_items
+        and int(exitstatus) == 0
+        and incomplete(state.tally, session.config.getoption("durak_min_share"))
+    ):
+        state.incomplete = True
+        session.exitstatus = INCOMPLETE_EXIT
+        exitstatus = INCOMPLETE_EXIT
     if state.json is not None:
         state.json.write(
             {
@@ -667,6 +714,12 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     bad = [o for o in FAILING if state.tally.totals[o]]
     if bad:
         write("a failing case shows its case id, rules, step, expected and actual above")
+    if state.incomplete:
+        write(
+            f"WARNING: incomplete run: {state.tally.executed} of {state.tally.selected} selected "
+            "cases ran; the rest are outside the engine's claims (see above what would unlock "
+            "them). Not a pass of the suite."
+        )
     if state.json is not None:
         write(f"JSON report: {state.json.path}")
     written = getattr(state, "xfail_written", None)

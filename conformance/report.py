@@ -104,6 +104,8 @@ class Tally:
         self.totals: Counter[str] = Counter()
         self.areas: dict[str, Counter[str]] = defaultdict(Counter)
         self.options: dict[str, Counter[str]] = defaultdict(Counter)
+        #: the claims that block each unsupported case -> how many cases they block
+        self.blocked: Counter[tuple[str, ...]] = Counter()
 
     def add(self, record: dict[str, Any]) -> None:
         outcome = record["outcome"]
@@ -111,12 +113,33 @@ class Tally:
         self.areas[record.get("area") or "?"][outcome] += 1
         for option, value in sorted((record.get("options") or {}).items()):
             self.options[f"{option}={value}"][outcome] += 1
+        if outcome == "unsupported" and record.get("blockers"):
+            self.blocked[tuple(sorted(record["blockers"]))] += 1
+
+    def unlocks(self, limit: int = 10) -> list[dict[str, Any]]:
+        """The claims that would unlock the most unsupported cases: ``{"claims", "cases"}``,
+        most cases first. A set of claims counts the cases blocked by exactly those claims."""
+        ranked = sorted(self.blocked.items(), key=lambda item: (-item[1], len(item[0]), item[0]))
+        return [{"claims": list(claims), "cases": n} for claims, n in ranked[:limit]]
+
+    @property
+    def executed(self) -> int:
+        """Cases sent to the engine and judged (passed, failed or faulted, expected or not)."""
+        ran = ("passed", "xfailed", *FAILING)
+        return sum(self.totals[outcome] for outcome in ran)
+
+    @property
+    def selected(self) -> int:
+        return sum(self.totals.values())
 
     def as_json(self) -> dict[str, Any]:
         return {
             "totals": dict(self.totals),
             "areas": {key: dict(value) for key, value in sorted(self.areas.items())},
             "options": {key: dict(value) for key, value in sorted(self.options.items())},
+            "executed": self.executed,
+            "selected": self.selected,
+            "unlocks": self.unlocks(),
         }
 
     @property
@@ -151,6 +174,15 @@ def summary_lines(tally: Tally, engine: dict[str, Any] | None, command: str) -> 
     totals = tally.totals
     parts = [f"{totals[o]} {o.replace('_', ' ')}" for o in FINAL_OUTCOMES if totals[o]]
     lines.append("cases: " + (", ".join(parts) or "none"))
+    if tally.selected:
+        share = 100 * tally.executed / tally.selected
+        lines.append(f"ran {tally.executed} of {tally.selected} selected cases ({share:.0f}%)")
+    unlocks = tally.unlocks(limit=8)
+    if unlocks:
+        lines.append("claims that would unlock the most unsupported cases:")
+        lines += [
+            f"  claim {' and '.join(item['claims'])}: +{item['cases']} cases" for item in unlocks
+        ]
     if tally.areas:
         lines.append("by rule area:")
         lines += [row for key in sorted(tally.areas) if (row := _row(key, tally.areas[key]))]

@@ -19,10 +19,12 @@ from typing import Any
 
 import pytest
 
+from conformance.applicability import Applicability, decide
 from conformance.bdd.phrases import describe, normalise
 from conformance.bdd.position import PositionError, PositionSpec, option_value
-from conformance.bdd.support import observe_claimed, resolve, unsupported_reason
+from conformance.bdd.support import observe_claimed, resolve
 from conformance.engine import Engine, ErrorResult
+from conformance.gating import HelloError, Support, legal_player_counts
 
 _HELLO_CACHE: dict[int, dict[str, Any] | ErrorResult] = {}
 
@@ -40,10 +42,27 @@ def _canon(value: Any) -> str:
 
 
 class ScenarioGame:
-    """The game a scenario builds and plays, driven only through :class:`Engine`."""
+    """The game a scenario builds and plays, driven only through :class:`Engine`.
 
-    def __init__(self, engine: Engine, tag_options: dict[str, str] | None = None):
+    ``steps``: the scenario's own rendered steps, which the gate replays on the reference engine
+    to learn whether the verdict depends on an option value the engine does not claim
+    (:mod:`conformance.applicability`); without them such a scenario is unsupported. ``forced``:
+    option values that replace the scenario's own when the game starts (the gate's
+    substitution).
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        tag_options: dict[str, str] | None = None,
+        *,
+        steps: list[Any] | None = None,
+        forced: dict[str, Any] | None = None,
+    ):
         self.engine = engine
+        self.steps = steps
+        self.forced = dict(forced or {})
+        self.applicability: Applicability | None = None
         self.spec = PositionSpec()
         self.tag_options = dict(tag_options or {})
         for name, value in self.tag_options.items():
@@ -90,17 +109,21 @@ class ScenarioGame:
         return self.engine.new_game(self.spec.ruleset_request(), self.spec.player_count(), **kwargs)
 
     def start(self, expect_error: bool = False) -> None:
-        """Turn the Given steps into a state (once), or skip when the engine does not claim the
-        game. ``expect_error``: the rules say this game cannot be set up; keep the refusal."""
+        """Turn the Given steps into a state (once), or skip when the engine's claims do not
+        decide the scenario's verdict. ``expect_error``: the rules say this game cannot be set
+        up; keep the refusal."""
         if self._state is not None or self.setup_error is not None:
             return
         spec = self.spec
+        spec.overrides.update(self.forced)
         ruleset = self.resolved_ruleset()
-        reason = unsupported_reason(
-            self.hello(), spec.player_count(), ruleset["options"], any_players=expect_error
-        )
-        if reason:
-            pytest.skip(f"unsupported: the engine does not claim {reason}")
+        applicability = self._gate(ruleset, expect_error)
+        self.applicability = applicability
+        if not applicability.runs:
+            pytest.skip(f"unsupported: {applicability.reason}")
+        if applicability.substituted:
+            spec.overrides.update(applicability.substituted)
+            ruleset = self.resolved_ruleset()
         try:
             if spec.starts_with_deal() or expect_error:
                 deck = spec.build_deck(ruleset["options"])
@@ -126,6 +149,38 @@ class ScenarioGame:
         if expect_error:
             pytest.fail("the engine set the game up, but the rules say it cannot be played")
         self._state = answer
+
+    def _gate(self, ruleset: dict[str, Any], expect_error: bool) -> Applicability:
+        """The gate of :mod:`conformance.applicability` for this scenario on this engine. A
+        scenario about a player count R-DECK-4 forbids is not gated on the count (no honest
+        hello lists one), as for fixtures."""
+        from reference_impl import rulesets
+
+        try:
+            support = Support.from_hello(self.hello())
+        except HelloError as exc:
+            pytest.fail(f"the engine's hello is unusable: {exc}")
+        options = ruleset["options"]
+        players = self.spec.player_count()
+        forbidden = players not in legal_player_counts(options)
+        return decide(
+            options,
+            players,
+            support,
+            self._holds_on_reference,
+            catalog=rulesets.catalog_options(),
+            defaults=rulesets.default_options(),
+            count=not (expect_error and forbidden),
+        )
+
+    def _holds_on_reference(self, substitution: dict[str, Any]) -> bool:
+        """Every step of this scenario holds on the reference engine under ``substitution``."""
+        if self.steps is None:
+            return False
+        from conformance.bdd.execute import reference_engine, run_steps
+
+        game = ScenarioGame(reference_engine(), self.tag_options, forced=substitution)
+        return run_steps(self.steps, game) is None
 
     @property
     def state(self) -> dict[str, Any]:
@@ -195,7 +250,9 @@ class ScenarioGame:
 
     def observe(self, player: int) -> dict[str, Any]:
         if not observe_claimed(self.hello()):
-            pytest.skip("unsupported: the engine does not claim observe")
+            reason = "not claimed in hello: observe"
+            self.applicability = Applicability(False, blockers=("observe",), reason=reason)
+            pytest.skip(f"unsupported: {reason}")
         answer = self.engine.observe(self.state, player)
         if isinstance(answer, ErrorResult):
             if answer.code == "unsupported":

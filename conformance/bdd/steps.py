@@ -60,8 +60,29 @@ def scenario_tags(request: pytest.FixtureRequest) -> set[str]:
 
 @pytest.fixture
 def durak_game(request: pytest.FixtureRequest, durak_engine: Any) -> ScenarioGame:
-    """The scenario's game on the engine under test, with the options its tags ask for."""
-    return ScenarioGame(durak_engine, options_from_tags(scenario_tags(request)))
+    """The scenario's game on the engine under test, with the options its tags ask for. The
+    game keeps the scenario's rendered steps for the gate, and the test item keeps the game, so
+    the report can say what the gate decided."""
+    game = ScenarioGame(
+        durak_engine, options_from_tags(scenario_tags(request)), steps=scenario_steps(request)
+    )
+    request.node.durak_game = game
+    return game
+
+
+def scenario_steps(request: pytest.FixtureRequest) -> list[Any] | None:
+    """The steps of the running scenario, its outline rendered with this row's values."""
+    try:
+        from pytest_bdd.scenario import scenario_wrapper_template_registry
+
+        template = scenario_wrapper_template_registry.get(request.function)
+    except (ImportError, AttributeError, TypeError):
+        return None
+    if template is None:
+        return None
+    callspec = getattr(request.node, "callspec", None)
+    example = callspec.params.get("_pytest_bdd_example") if callspec is not None else None
+    return list(template.render(example or {}).steps)
 
 
 # ================================================================================================

@@ -4,7 +4,8 @@ A scenario names the options it needs as ``@opt:<option>=<value>`` tags (on its 
 Scenario) or sets them in a step (an Examples column of an outline). Its ruleset is the preset it
 names with those options as overrides, resolved from the spec data. An engine whose ``hello`` does
 not claim that player count and every resolved option value skips the scenario as unsupported: it
-is not a failure (test262's feature flags).
+is not a failure (test262's feature flags). Which claims a scenario needs is decided by
+:mod:`conformance.applicability` (see :class:`conformance.bdd.context.ScenarioGame`).
 """
 
 from __future__ import annotations
@@ -39,24 +40,6 @@ def resolve(ruleset_request: dict[str, Any]) -> dict[str, Any]:
     from reference_impl import rulesets
 
     return rulesets.resolve_ruleset(ruleset_request)
-
-
-def unsupported_reason(
-    hello: dict[str, Any], players: int, options: dict[str, Any], *, any_players: bool = False
-) -> str | None:
-    """Why the engine's hello does not claim a game of ``players`` with these resolved
-    ``options``, or None when it does. The same gate the runner applies to YAML cases
-    (:mod:`conformance.gating`, spec/protocol.md P-16/P-17). ``any_players``: a scenario about a
-    player count the rules forbid needs only the deck and options claimed."""
-    from conformance.gating import Support, deck_key
-    from reference_impl import rulesets
-
-    support = Support.from_hello(hello)
-    if any_players:
-        key = deck_key(options.get("deck_size", 36), options.get("decks", 1))
-        claimed = sorted(support.players.get(key, ()))
-        players = claimed[0] if claimed else players
-    return support.unsupported(options, players, rulesets.default_options())
 
 
 def observe_claimed(hello: dict[str, Any]) -> bool:

@@ -208,7 +208,7 @@ def test_a_case_with_observe_is_unsupported_without_the_claim():
     assert engine.calls == []  # nothing was asked
     both = Support({"52": frozenset({2})})
     result = run(engine, _case(observe(expect={"/dealer": 1})), support=both)
-    assert result.message == "not claimed in hello: deck 36, observe"
+    assert result.message == "not claimed in hello: 2 players with deck 36, observe"
     assert run(engine, _case({"result": None}), support=no_observe).ok  # no observe step: runs
 
 
@@ -283,7 +283,7 @@ def test_a_forbidden_count_is_not_gated_but_deck_and_options_are():
     assert gated.outcome == "unsupported" and gated.message == "not claimed in hello: deck 24"
     teams = {"preset": "p", "overrides": {"teams": "2v2"}}
     gated = run(Watcher(), _case(players=3, ruleset=teams, start_refused=REFUSED), support=claim)
-    assert gated.outcome == "unsupported" and gated.message == "not claimed in hello: teams=2v2"
+    assert gated.outcome == "unsupported" and gated.applicability.blockers == ("teams=2v2",)
     with_teams = Support({"36": frozenset({4})}, {"teams": frozenset({"none", "2v2"})})
     case = _case(players=3, ruleset=teams, start_refused=REFUSED)
     assert run(Watcher(new_game=refusing), case, support=with_teams).ok
