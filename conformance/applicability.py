@@ -60,6 +60,20 @@ class Applicability:
         return out
 
 
+def substitute(request: Any, substitution: Mapping[str, Any]) -> Any:
+    """The ruleset ``request`` (any ``new_game`` form: a preset name, ``{preset, overrides}``,
+    ``{name?, options}``) with ``substitution``'s values in place of its own."""
+    if not substitution:
+        return request
+    if isinstance(request, str):
+        return {"preset": request, "overrides": dict(substitution)}
+    if isinstance(request, dict) and "options" in request:
+        return {**request, "options": {**request["options"], **substitution}}
+    if isinstance(request, dict) and "preset" in request:
+        return {**request, "overrides": {**request.get("overrides", {}), **substitution}}
+    return request
+
+
 def _candidates(
     option: str, support: Support, catalog: Mapping[str, Any], defaults: Mapping[str, Any]
 ) -> list[Any]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import canonical
-from .applicability import Applicability, decide
+from .applicability import Applicability, decide, substitute
 from .engine import Engine, ErrorResult, InProcessEngine
 from .gating import Support, legal_player_counts
 from .loader import Case, Step
@@ -150,11 +150,10 @@ class CaseRunner:
 
     @staticmethod
     def substitute(case: Case, substitution: dict[str, Any]) -> Case:
-        """The case with ``substitution`` added to its ruleset's overrides."""
+        """The case with ``substitution`` in its ruleset's overrides."""
         if not substitution:
             return case
-        ruleset = {"preset": case.preset, "overrides": {**case.overrides, **substitution}}
-        return dataclasses.replace(case, ruleset=ruleset)
+        return dataclasses.replace(case, ruleset=substitute(case.ruleset, substitution))
 
     def _holds_on_reference(self, case: Case, substitution: dict[str, Any]) -> bool:
         """Every expectation of ``case`` holds on the reference engine under ``substitution``."""

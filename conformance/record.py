@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from . import canonical
+from .applicability import Applicability, decide, substitute
 from .cards import deck as canonical_deck
-from .engine import Engine, ErrorResult
+from .engine import Engine, ErrorResult, InProcessEngine
 
 RECORD_VERSION = 1
 SCHEMA_URL = "https://durak-conformance.example/schema/record.schema.json"
@@ -435,6 +436,9 @@ class ReplayResult:
     moves_played: int = 0
     moves_total: int = 0
     diagnostics: dict[str, Any] = field(default_factory=dict)
+    #: the gate's answer (conformance.applicability): values substituted, or what blocks it
+    substituted: dict[str, Any] = field(default_factory=dict)
+    blockers: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -453,13 +457,11 @@ class ReplayResult:
                 out[key] = value
         if self.diagnostics:
             out["diagnostics"] = self.diagnostics
+        if self.substituted:
+            out["substituted"] = dict(self.substituted)
+        if self.blockers:
+            out["blockers"] = list(self.blockers)
         return out
-
-
-def _defaults() -> dict[str, Any]:
-    from reference_impl.rulesets import default_options
-
-    return default_options()
 
 
 def replay(
@@ -476,15 +478,50 @@ def replay(
     """
     moves = record["moves"]
     total = len(moves)
+    substituted: dict[str, Any] = {}
     if support is not None:
-        from reference_impl.rulesets import resolve_ruleset
-
-        options = resolve_ruleset(record["ruleset"])["options"]
-        reason = support.unsupported(options, record["players"], _defaults())
-        if reason is not None:
+        applicability = record_applicability(record, support)
+        if not applicability.runs:
             return ReplayResult(
-                name, "unsupported", f"not claimed in hello: {reason}", moves_total=total
+                name,
+                "unsupported",
+                applicability.reason or "not claimed in hello",
+                moves_total=total,
+                blockers=applicability.blockers,
             )
+        substituted = applicability.substituted
+        record = {**record, "ruleset": substitute(record["ruleset"], substituted)}
+    result = _replay(engine, record, name, moves, total)
+    result.substituted = dict(substituted)
+    return result
+
+
+def record_applicability(record: dict[str, Any], support: Any) -> Applicability:
+    """Whether ``record`` runs on an engine claiming ``support`` (the one gate of
+    :mod:`conformance.applicability`): the reference engine must replay the record, moves and
+    result, under the option values substituted for the unclaimed ones."""
+    from reference_impl import rulesets
+
+    options = rulesets.resolve_ruleset(record["ruleset"])["options"]
+
+    def holds(substitution: dict[str, Any]) -> bool:
+        trial = {**record, "ruleset": substitute(record["ruleset"], substitution)}
+        return replay(InProcessEngine(), trial).outcome == "passed"
+
+    return decide(
+        options,
+        record["players"],
+        support,
+        holds,
+        catalog=rulesets.catalog_options(),
+        defaults=rulesets.default_options(),
+    )
+
+
+def _replay(
+    engine: Engine, record: dict[str, Any], name: str, moves: list[Any], total: int
+) -> ReplayResult:
+    """Deal the record's game on ``engine`` and check every move and the result."""
     deal = record["deal"]
     state = engine.new_game(
         record["ruleset"],

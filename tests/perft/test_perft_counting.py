@@ -13,7 +13,9 @@ import io
 
 import pytest
 
+from conformance import perft as perft_module
 from conformance.engine import Engine, ErrorResult
+from conformance.gating import Support
 from conformance.perft import (
     PerftError,
     PerftPosition,
@@ -158,7 +160,9 @@ def test_positions_budget_and_mismatch(tmp_path):
     assert unsupported.unsupported and not unsupported.checked
 
 
-def test_cli_divide_and_exit_codes(tmp_path):
+def test_cli_divide_and_exit_codes(tmp_path, monkeypatch):
+    # stones is no Durak ruleset, so the engine's claims cannot gate it: gate nothing
+    monkeypatch.setattr(perft_module.Support, "from_hello", lambda hello: Support.everything())
     path = tmp_path / "stones.yaml"
     path.write_text(POSITIONS)
     parser = argparse.ArgumentParser()
