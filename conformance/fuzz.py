@@ -26,6 +26,7 @@ or garbage is a finding of its own, never a crash of the fuzzer.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import sys
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from . import canonical
+from .applicability import substitute
 from .cards import deck as canonical_deck
 from .engine import Engine, ErrorResult
 from .findings import (
@@ -131,15 +133,21 @@ def _claims(support: Any, options: dict[str, Any], players: int) -> bool:
 
 def game_choices(
     config: FuzzConfig, supports: list[Any]
-) -> tuple[list[tuple[str, int]], list[str]]:
-    """Every (preset, players) pair to draw games from, and why some asked for were left out."""
+) -> tuple[list[tuple[str | dict[str, Any], int]], list[str]]:
+    """Every (ruleset, players) pair to draw games from, and why some asked for were left out.
+
+    Each ruleset asked for (a preset name by default, or any ``new_game`` form) is fitted into
+    the intersection of the engines' claims: an option whose value not every engine claims takes
+    a value they all claim (the catalog default first). Only the deck, the player count and the
+    team seating are never changed."""
     from reference_impl.rulesets import resolve_ruleset
 
-    names = config.rulesets or preset_names()
-    choices: list[tuple[str, int]] = []
+    requests = config.rulesets or preset_names()
+    choices: list[tuple[str | dict[str, Any], int]] = []
     skipped: list[str] = []
-    for name in names:
-        options = resolve_ruleset(name)["options"]
+    for request in requests:
+        label = request if isinstance(request, str) else json.dumps(request, sort_keys=True)
+        options = resolve_ruleset(request)["options"]
         size, decks, teams = int(options["deck_size"]), int(options["decks"]), options["teams"]
         counts = (
             [TEAM_PLAYERS[teams]]
@@ -148,21 +156,59 @@ def game_choices(
         )
         if config.players:
             counts = [n for n in counts if n in config.players]
-        claimed = [n for n in counts if all(_claims(s, options, n) for s in supports)]
+        fitted = [(fit_to_claims(request, n, supports), n) for n in counts]
+        claimed = [(ruleset, n) for ruleset, n in fitted if ruleset is not None]
         if not claimed:
             skipped.append(
-                f"{name}: no player count both engines claim"
+                f"{label}: no player count and option values every engine claims"
                 if counts
-                else f"{name}: none of the player counts asked for"
+                else f"{label}: none of the player counts asked for"
             )
-        choices += [(name, n) for n in claimed]
+        choices += claimed
     return choices, skipped
 
 
+def fit_to_claims(
+    request: str | dict[str, Any], players: int, supports: list[Any]
+) -> str | dict[str, Any] | None:
+    """``request`` with every option no engine-wide claim covers set to a value all engines
+    claim, or None when that is impossible (the deck, the count or the teams are not claimed, or
+    an option has no common value)."""
+    from reference_impl.rulesets import (
+        RulesetError,
+        catalog_options,
+        default_options,
+        resolve_ruleset,
+    )
+
+    options = resolve_ruleset(request)["options"]
+    defaults = default_options()
+    fitted: dict[str, Any] = {}
+    for option, value in options.items():
+        if all(_value_claimed(s, option, value) for s in supports):
+            continue
+        if option in ("deck_size", "decks", *_FIXED_OPTIONS):
+            return None
+        common = [
+            v
+            for v in catalog_options()[option]["values"]
+            if all(_value_claimed(s, option, v) for s in supports)
+        ]
+        if not common:
+            return None
+        fitted[option] = defaults[option] if defaults[option] in common else common[0]
+    candidate = substitute(request, fitted)
+    try:
+        resolved = resolve_ruleset(candidate)["options"]
+    except RulesetError:
+        return None
+    return candidate if all(_claims(s, resolved, players) for s in supports) else None
+
+
 def _vary(
-    rng: random.Random, preset: str, players: int, supports: list[Any]
+    rng: random.Random, preset: str | dict[str, Any], players: int, supports: list[Any]
 ) -> tuple[str | dict[str, Any], str]:
-    """A preset with random overrides among the values every engine claims."""
+    """A ruleset with random overrides among the values every engine claims."""
     from reference_impl.rulesets import catalog_options, resolve_ruleset
 
     base = resolve_ruleset(preset)["options"]
@@ -179,12 +225,13 @@ def _vary(
     if players > max_players(int(options["deck_size"]), int(options["decks"])):
         overrides.pop("deck_size", None)
         overrides.pop("decks", None)
+    plain = (preset, resolve_ruleset(preset)["name"])
     if not overrides:
-        return preset, preset
-    ruleset = {"preset": preset, "overrides": overrides}
+        return plain
+    ruleset = substitute(preset, overrides)
     resolved = resolve_ruleset(ruleset)
     if not all(_claims(s, resolved["options"], players) for s in supports):
-        return preset, preset
+        return plain
     return ruleset, resolved["name"]
 
 
@@ -209,7 +256,7 @@ def plan_game(
     if config.vary_options:
         ruleset, name = _vary(rng, preset, players, supports)
     else:
-        ruleset, name = preset, preset
+        ruleset, name = preset, resolve_ruleset(preset)["name"]
     options = resolve_ruleset(ruleset)["options"]
     mode = config.deal if config.deal != "mixed" else rng.choice(("deck", "seed"))
     deal: dict[str, Any] = {}
@@ -766,8 +813,9 @@ class Fuzzer:
         if self.specs.get("reference"):
             parts += ["--reference", self.specs["reference"]]
         parts += ["--seed", str(self.config.seed), "--game", str(plan_index)]
-        for name in self.config.rulesets:
-            parts += ["--ruleset", name]
+        for request in self.config.rulesets:
+            shown = request if isinstance(request, str) else json.dumps(request, sort_keys=True)
+            parts += ["--ruleset", shown]
         for count in self.config.players:
             parts += ["--players", str(count)]
         if self.config.vary_options:
@@ -865,8 +913,10 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         action="extend",
         default=[],
-        metavar="PRESET",
-        help="presets to draw games from (default: every preset)",
+        metavar="RULESET",
+        help="rulesets to draw games from: a preset name or a new_game ruleset as JSON, e.g. "
+        '\'{"preset": "podkidnoy", "overrides": {"attack_limit": "six"}}\' (default: every '
+        "preset); option values an engine does not claim are set to ones both engines claim",
     )
     parser.add_argument(
         "--players",
@@ -929,11 +979,10 @@ def run_cli(args: argparse.Namespace, out: Any = None) -> int:
         )
     if args.games < 1 or args.probes < 0 or args.max_moves < 1:
         return fail("--games and --max-moves must be at least 1, --probes at least 0")
-    rulesets = _comma_list(args.ruleset)
-    known = preset_names()
-    unknown = [name for name in rulesets if name not in known]
-    if unknown:
-        return fail(f"--ruleset {unknown[0]}: no such preset; the presets are {', '.join(known)}")
+    try:
+        rulesets = parse_rulesets(args.ruleset)
+    except ValueError as exc:
+        return fail(str(exc))
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     config = FuzzConfig(
         games=args.games,
@@ -982,6 +1031,37 @@ def run_cli(args: argparse.Namespace, out: Any = None) -> int:
         report = fuzzer.run()
         print(format_report(report), file=out)
     return 1 if report.findings or report.gave_up else 0
+
+
+def parse_rulesets(values: list[str]) -> list[str | dict[str, Any]]:
+    """``--ruleset`` values: preset names (comma-separated too) or JSON rulesets, each checked
+    by resolving it; ``ValueError`` says which one is wrong and why."""
+    from reference_impl.rulesets import RulesetError, resolve_ruleset
+
+    out: list[str | dict[str, Any]] = []
+    for value in values:
+        text = value.strip()
+        if text.startswith("{"):
+            try:
+                request = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"--ruleset {text}: not valid JSON: {exc}") from None
+            items: list[Any] = [request]
+        else:
+            items = _comma_list([text])
+        for item in items:
+            if isinstance(item, str) and item not in preset_names():
+                known = ", ".join(preset_names())
+                raise ValueError(
+                    f"--ruleset {item}: no such preset; the presets are {known} (or give a "
+                    'JSON ruleset such as {"preset": "podkidnoy", "overrides": {...}})'
+                )
+            try:
+                resolve_ruleset(item)
+            except RulesetError as exc:
+                raise ValueError(f"--ruleset {json.dumps(item)}: {exc}") from None
+            out.append(item)
+    return out
 
 
 def format_report(report: FuzzReport) -> str:

@@ -16,6 +16,7 @@ from conformance.cli import main
 from conformance.engine import InProcessEngine
 from conformance.engines import make_engine
 from conformance.fuzz import FuzzConfig, Fuzzer, game_choices, plan_game
+from conformance.gating import Support
 from conformance.loader import load_file
 from conformance.record import load_record, replay
 
@@ -289,6 +290,11 @@ def test_agreed_games_are_written_as_records_that_replay(tmp_path, capsys):
     [
         ([], "--engine CMD is required"),
         (["--engine", "reference", "--ruleset", "nosuch"], "no such preset"),
+        (["--engine", "reference", "--ruleset", '{"preset": "podkidnoy"'], "not valid JSON"),
+        (
+            ["--engine", "reference", "--ruleset", '{"preset": "podkidnoy", "overrides": {"x": 1}}'],
+            "x",
+        ),
         (["--engine", "reference", "--ruleset", "teams-2v2", "--players", "3"], "no ruleset"),
         (["--engine", "python:nosuchmodule:make"], "cannot import"),
         (["--engine", "reference", "--games", "0"], "at least 1"),
@@ -298,3 +304,33 @@ def test_usage_errors_exit_2(tmp_path, capsys, args, message):
     status, _ = fuzz(tmp_path, *args)
     assert status == 2
     assert message in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ engines that claim little
+
+
+def test_fuzz_plays_inside_the_claims_of_a_narrow_engine(tmp_path, capsys, engines_importable):
+    """An engine claiming 2 players, 36 cards and the defaults is fuzzed: every preset is fitted
+    into its claims (transfer off, no teams, one pack), not refused."""
+    status, files = fuzz(
+        tmp_path, "--engine", "python:narrow_engine:make", "--games", "4", "--seed", "3"
+    )
+    out = capsys.readouterr().out
+    assert status == 0 and files == []
+    assert "4 game(s) over" in out and "4 finished" in out
+    narrow = Support.from_hello(make_engine("python:narrow_engine:make").hello())
+    choices, skipped = game_choices(FuzzConfig(), [None, narrow])
+    assert {players for _, players in choices} == {2}
+    perevodnoy = [r for r, _ in choices if isinstance(r, dict) and r.get("preset") == "perevodnoy"]
+    assert perevodnoy and perevodnoy[0]["overrides"]["transfer"] == "off"
+    assert any(why.startswith("teams-2v2:") for why in skipped)
+
+
+def test_fuzz_takes_a_ruleset_in_any_form(tmp_path, capsys):
+    ruleset = '{"preset": "podkidnoy", "overrides": {"attack_limit": "six"}}'
+    status, _ = fuzz(tmp_path, "--engine", "reference", "--ruleset", ruleset, "--games", "2")
+    out = capsys.readouterr().out
+    assert status == 0 and "2 game(s)" in out
+    full = json.dumps({"options": {"deck_size": 24}})
+    status, _ = fuzz(tmp_path, "--engine", "reference", "--ruleset", full, "--games", "1")
+    assert status == 0
