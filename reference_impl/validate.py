@@ -26,6 +26,8 @@ from reference_impl.tables import (
     CAP_SIX_FIVE_FIRST,
     NO_CAP,
     TEAM_PLAYERS,
+    TIMING_ALL_BEATEN,
+    TIMING_ANY,
     compile_rules,
     max_players,
     team_of_seat,
@@ -394,6 +396,24 @@ def _check_bout(st: dict, bout: dict, n: int, hands: list, rules) -> None:
     if not defences and len(ranks) > 1:
         raise InvalidState("/table", "attack cards of several ranks with nothing beaten: a "
                                      "throw-in needs a rank already on the table (R-THROW-1)")
+    _check_alternation(rules, bout, table, defences, unbeaten)
+
+
+def _check_alternation(rules, bout: dict, table: list, defences: list, unbeaten: int) -> None:
+    """Tables no game reaches when one card opens (R-ATTACK-2) and no transfer or take adds
+    cards: before the first beat only the opening card lies there if throw-ins wait for a beat
+    (R-THROW-2 after_first_beat, all_beaten), and strict alternation (all_beaten) never leaves
+    two cards unbeaten. An engine of such a ruleset cannot be asked about them."""
+    if rules.opening_multi or rules.transfer or bout["taking"]:
+        return
+    if rules.timing != TIMING_ANY and not defences and len(table) > 1:
+        raise InvalidState("/table", f"{len(table)} attack cards with nothing beaten: one card "
+                                     "opens (opening: single) and nothing is thrown in before "
+                                     "a beat (R-THROW-2)")
+    if rules.timing == TIMING_ALL_BEATEN and unbeaten > 1:
+        raise InvalidState("/table", f"{unbeaten} attack cards unbeaten: with throw_in_timing "
+                                     "all_beaten a card is thrown in only when every card is "
+                                     "beaten (R-THROW-2)")
 
 
 def _cap(rules, st: dict, bout: dict) -> int:

@@ -153,3 +153,27 @@ def test_fast_shape_check_agrees_with_the_json_schema():
             assert by_schema == by_engine, (path, s)
             checked += 1
     assert checked == 750
+
+
+def test_tables_no_game_reaches_under_a_single_opening():
+    """One card opens (opening: single), no transfers, no take: with throw_in_timing
+    after_first_beat or all_beaten nothing joins the opening card before a beat, and with
+    all_beaten two cards are never unbeaten at once (R-ATTACK-2, R-THROW-2). Under the default
+    readings the same tables are reachable, so they stay valid."""
+    hands = [["7H", "8S", "KS", "AD"], ["8C", "9D", "TS", "QH"]]
+    two_sevens = [("7C", 0, None), ("7S", 0, None)]
+    beaten_then_two = [("7C", 0, "9C"), ("7S", 0, None), ("7D", 0, None)]
+    common = dict(trump="6H", attacker=0, defender=1, talon=[], number=3)
+    single = {"opening": "single"}
+    for timing in ("after_first_beat", "all_beaten"):
+        with pytest.raises(api.InvalidState, match="R-THROW-2") as info:
+            make_state(hands, table=two_sevens, throw_in_timing=timing, **single, **common)
+        assert info.value.pointer == "/table"
+    with pytest.raises(api.InvalidState, match="R-THROW-2"):
+        make_state(hands, table=beaten_then_two, throw_in_timing="all_beaten", **single, **common)
+    make_state(hands, table=beaten_then_two, throw_in_timing="after_first_beat", **single, **common)
+    make_state(hands, table=two_sevens, **single, **common)  # any_time: thrown in before a beat
+    make_state(hands, table=two_sevens, throw_in_timing="all_beaten", **common)  # a pair opens
+    make_state(
+        hands, table=two_sevens, throw_in_timing="all_beaten", taking=True, **single, **common
+    )  # piled on after the take
