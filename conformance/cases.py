@@ -22,6 +22,7 @@ from . import canonical
 from .applicability import Applicability, decide, substitute
 from .engine import Engine, ErrorResult, InProcessEngine
 from .gating import Support, legal_player_counts
+from .invariants import state_problems
 from .loader import Case, Step
 from .observation import schema_problems
 
@@ -90,7 +91,9 @@ class CaseRunner:
     option's catalog default; both come from the spec data (``reference_impl.rulesets``) unless
     given, so tests can run without it. ``reference`` is the engine that decides whether a case
     applies to the engine's claims (:mod:`conformance.applicability`); by default the reference
-    engine in process, started only when a case needs a substitution.
+    engine in process, started only when a case needs a substitution. ``check_states=False``
+    skips the invariants every answered state must hold (:mod:`conformance.invariants`), for
+    tests of the step semantics on scripted engines whose states are fragments.
     """
 
     def __init__(
@@ -101,8 +104,11 @@ class CaseRunner:
         resolve: Any = None,
         defaults: dict[str, Any] | None = None,
         reference: Engine | None = None,
+        check_states: bool = True,
     ):
         from reference_impl import rulesets
+
+        self.check_states = check_states
 
         self.engine = engine
         self.support = support
@@ -130,13 +136,14 @@ class CaseRunner:
         engine; the deck and the option values must still be claimed (an engine without the
         teams option cannot be asked about a team game). A refused start with a count the rules
         allow (a malformed deck, say) is gated like any case. A case with an ``observe`` step
-        needs ``supports.observe``.
+        needs ``supports.observe``, a deal by a seat other than N-1 ``supports.dealer``, a next
+        game of a match ``supports.match`` (P-16).
         """
         options = ruleset["options"]
         forbidden = case.players not in legal_player_counts(options)
-        needs = ()
+        needs = self.support.declined(case.players, case.start)
         if not self.support.observe and any(step.kind == "observe" for step in case.steps):
-            needs = ("observe",)
+            needs += ("observe",)
         return decide(
             options,
             case.players,
@@ -251,8 +258,38 @@ class CaseRunner:
             if isinstance(state, dict):
                 state["ruleset"] = copy.deepcopy(ruleset)
             return state
-        return self._require(
+        state = self._require(
             self._new_game(case), dict, case, None, what="new_game", expected="a state"
+        )
+        self._check_invariants(case, None, state, None, None)
+        return state
+
+    def _check_invariants(
+        self, case: Case, step: Step | None, state: Any, start_state: Any, before: Any
+    ) -> None:
+        """Every state the engine answers with must hold what the rules say of any state (each
+        card once, roles on seats that may hold them, a result that fits the hands...;
+        :mod:`conformance.invariants`), whatever the case expects."""
+        problems = state_problems(state) if self.check_states else []
+        if not problems:
+            return
+        rules = list(dict.fromkeys(problem.rule for problem in problems))
+        shown = "; ".join(str(problem) for problem in problems[:5])
+        more = f"; and {len(problems) - 5} more" if len(problems) > 5 else ""
+        raise _Stop(
+            self._wrong(
+                case,
+                step,
+                f"the state the engine answered breaks {', '.join(rules)}: {shown}{more}",
+                "a state that holds every invariant of spec/rules.md (R-PLAY-6)",
+                {
+                    "problems": [problem.to_json() for problem in problems],
+                    "state": canonical.normalise_state(state),
+                },
+                signature="state breaks " + ", ".join(rules),
+                start_state=start_state,
+                state=before,
+            )
         )
 
     def _new_game(self, case: Case) -> Any:
@@ -490,7 +527,7 @@ class CaseRunner:
             return state
 
         if kind == "move":
-            return self._require(
+            after = self._require(
                 self.engine.apply(state, body),
                 dict,
                 case,
@@ -500,6 +537,8 @@ class CaseRunner:
                 expected_shape="a state",
                 **context,
             )
+            self._check_invariants(case, step, after, start_state, before)
+            return after
 
         if kind == "refuse":
             code = step.data.get("code", "illegal_move")

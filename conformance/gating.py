@@ -52,6 +52,9 @@ class Support:
     players: dict[str, frozenset[int]]
     options: dict[str, frozenset[str]] = field(default_factory=dict)
     observe: bool = False
+    #: protocol features an engine may decline (P-16): a dealer other than N-1, matches
+    dealer: bool = True
+    match: bool = True
 
     #: True only for :meth:`everything`: every case applies, nothing is substituted.
     gates_nothing = False
@@ -97,7 +100,25 @@ class Support:
             if not isinstance(values, list):
                 raise HelloError(f"supports.options[{name!r}] must be a list of values")
             parsed_options[str(name)] = frozenset(str(v) for v in values)
-        return cls(parsed_players, parsed_options, bool(supports.get("observe", False)))
+        features = {}
+        for name in ("observe", "dealer", "match"):
+            value = supports.get(name, name != "observe")
+            if not isinstance(value, bool):
+                raise HelloError(f"supports.{name} must be true or false, got {value!r}")
+            features[name] = value
+        return cls(parsed_players, parsed_options, **features)
+
+    def declined(self, players: int, start: dict[str, Any]) -> tuple[str, ...]:
+        """The protocol features a deal (``dealer``, ``previous`` of ``new_game``) needs that the
+        engine declined in hello (P-16)."""
+        needs = []
+        dealer = start.get("dealer")
+        previous = start.get("previous")
+        if previous is not None and not self.match:
+            needs.append("match")
+        if not self.dealer and (previous is not None or dealer not in (None, players - 1)):
+            needs.append("dealer")
+        return tuple(needs)
 
     def option_values(self, option: str, default: Any) -> frozenset[str]:
         """The values of ``option`` the engine supports (its default alone when not listed)."""

@@ -384,6 +384,7 @@ def position_applicability(
             return False
         return all(perft(reference, state, d) == position.counts[d] for d in small)
 
+    deal = position.start if "deck" in position.start else {}
     applicability = decide(
         options,
         position.players,
@@ -391,6 +392,7 @@ def position_applicability(
         holds,
         catalog=rulesets.catalog_options(),
         defaults=rulesets.default_options(),
+        needs=support.declined(position.players, deal),
     )
     return applicability, (small if applicability.substituted else depths)
 

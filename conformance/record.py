@@ -515,6 +515,7 @@ def record_applicability(record: dict[str, Any], support: Any) -> Applicability:
         holds,
         catalog=rulesets.catalog_options(),
         defaults=rulesets.default_options(),
+        needs=support.declined(record["players"], record["deal"]),
     )
 
 

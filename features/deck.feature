@@ -107,3 +107,23 @@ Feature: The deck
         | 8       | 52        | allowed  | every player holds 6 cards |
         | 9       | 52        | too many | the game cannot be set up  |
         | 1       | 36        | too few  | the game cannot be set up  |
+
+  Rule: Cards change places, never number
+    Every card of the pack is always in exactly one place: a hand, the talon, the table or the
+    discard pile. Playing, beating, picking up, discarding and drawing move cards; nothing makes,
+    copies or loses one. So every state of the game is a whole position, and any referee may check
+    it whatever else it is looking at.
+
+    @R-DECK-5 @R-PLAY-6
+    Scenario: After a bout is beaten, discarded and drawn, the pack is still whole
+      Given a 2-player podkidnoy game
+      And the deck is unshuffled
+      And player 1 deals
+      When the players play:
+        | player 1 | attacks with 7C    |
+        | player 0 | beats 7C with 8C   |
+        | player 1 | passes             |
+      Then the table is empty
+      And player 0 holds 6 cards
+      And player 1 holds 6 cards
+      And the game uses 36 cards from 6 up to aces

@@ -37,6 +37,18 @@ def engine_hello(engine: Engine) -> dict[str, Any] | ErrorResult:
     return _HELLO_CACHE[key]
 
 
+def check_state(state: Any, when: str) -> None:
+    """Fail the scenario when a state the engine answered breaks an invariant every state holds
+    (:mod:`conformance.invariants`), whatever the scenario goes on to check."""
+    from conformance.invariants import state_problems
+
+    problems = state_problems(state)
+    if problems:
+        rules = ", ".join(dict.fromkeys(problem.rule for problem in problems))
+        shown = "; ".join(str(problem) for problem in problems[:5])
+        pytest.fail(f"the state {when} breaks {rules}: {shown}")
+
+
 def _canon(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
@@ -148,6 +160,8 @@ class ScenarioGame:
             pytest.fail(f"the engine refused the new game: {answer}")
         if expect_error:
             pytest.fail("the engine set the game up, but the rules say it cannot be played")
+        if spec.starts_with_deal():
+            check_state(answer, "dealt by new_game")
         self._state = answer
 
     def _gate(self, ruleset: dict[str, Any], expect_error: bool) -> Applicability:
@@ -163,6 +177,7 @@ class ScenarioGame:
         options = ruleset["options"]
         players = self.spec.player_count()
         forbidden = players not in legal_player_counts(options)
+        deal = {"dealer": self.spec.dealer, "previous": self.spec.previous}
         return decide(
             options,
             players,
@@ -171,6 +186,7 @@ class ScenarioGame:
             catalog=rulesets.catalog_options(),
             defaults=rulesets.default_options(),
             count=not (expect_error and forbidden),
+            needs=support.declined(players, deal) if self.spec.starts_with_deal() else (),
         )
 
     def _holds_on_reference(self, substitution: dict[str, Any]) -> bool:
@@ -234,6 +250,7 @@ class ScenarioGame:
             pytest.fail(
                 f"the engine accepted '{describe(move)}' although legal_moves does not list it"
             )
+        check_state(answer, f"after '{describe(move)}'")
         self.before = state
         self.last_move = move
         self._state = answer

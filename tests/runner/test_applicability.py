@@ -10,6 +10,7 @@ game that follows another (R-MATCH-2), so no step of this deal depends on it.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import textwrap
 
@@ -202,3 +203,34 @@ def test_a_whole_run_of_a_narrow_engine_runs_its_share_and_fails_nothing(tmp_pat
     summary = loaded["summary"]
     assert summary["executed"] == outcomes.count("passed") > 0
     assert summary["unlocks"][0]["cases"] >= summary["unlocks"][-1]["cases"]
+
+
+def test_protocol_features_an_engine_declines_are_never_sent():
+    """supports.dealer / supports.match false (P-16): a deal by another seat than N-1, or a next
+    game of a match, is unsupported naming the feature; the fuzzer does not plan one."""
+    from conformance.fuzz import FuzzConfig, game_choices, plan_game
+    from conformance.gating import HelloError
+
+    hello = narrow_engine.make().hello()
+    hello["supports"].update(dealer=False, match=False)
+    support = Support.from_hello(hello)
+    assert support.declined(2, {"dealer": 1}) == ()
+    assert support.declined(2, {"dealer": 0}) == ("dealer",)
+    assert support.declined(2, {"previous": {"dealer": 1}}) == ("match", "dealer")
+    with pytest.raises(HelloError, match="supports.match"):
+        Support.from_hello({**hello, "supports": {**hello["supports"], "match": "no"}})
+    config = FuzzConfig(games=40)
+    choices, _ = game_choices(config, [None, support])
+    plans = [plan_game(config, index, choices, [None, support]) for index in range(40)]
+    assert all("previous" not in plan.deal and plan.deal["dealer"] == 1 for plan in plans)
+
+
+def test_a_case_dealt_by_another_seat_needs_the_dealer_feature(cases):
+    hello = narrow_engine.make().hello()
+    hello["supports"]["dealer"] = False
+    support = Support.from_hello(hello)
+    case = cases["gate-throw-in-before-a-beat-allowed"]  # dealt by seat 1 = N-1: runs
+    assert CaseRunner(narrow_engine.make(), support).run(case).ok
+    moved = dataclasses.replace(case, start={**case.start, "dealer": 0})
+    result = CaseRunner(narrow_engine.make(), support).run(moved)
+    assert result.outcome == "unsupported" and result.applicability.blockers == ("dealer",)
