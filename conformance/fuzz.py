@@ -52,6 +52,7 @@ from .findings import (
     value_at,
     write_fixture,
 )
+from .invariants import state_problems
 from .record import MOVE_ACTIONS, TEAM_PLAYERS, make_record, max_players
 
 DEFAULT_GAMES = 100
@@ -60,6 +61,9 @@ DEFAULT_MAX_MOVES = 1000
 DEFAULT_OUT = "fuzz-findings"
 #: Options never varied by ``--vary-options``: teams fix the player count.
 _FIXED_OPTIONS = ("teams",)
+
+#: A game stops after this many disagreements: beyond them it is mostly one bug repeating.
+MAX_FINDINGS_PER_GAME = 10
 
 
 @dataclass
@@ -99,7 +103,10 @@ class FuzzReport:
     seed: int
     games: int = 0
     finished: int = 0
+    #: games with at least one disagreement (each game goes on from the reference's state)
     stopped: int = 0
+    #: how many times each root cause (finding signature) was met, over every game
+    causes: dict[str, int] = field(default_factory=dict)
     capped: int = 0
     moves: int = 0
     probes: int = 0
@@ -266,10 +273,13 @@ def plan_game(
         deck = canonical_deck(int(options["deck_size"]), int(options["decks"]))
         rng.shuffle(deck)
         deal["deck"] = deck
-    if rng.random() < 0.25:
+    # a next game of a match, or a dealer other than N-1, only for engines that play them (P-16)
+    matches = all(s is None or (s.match and s.dealer) for s in supports)
+    dealers = all(s is None or s.dealer for s in supports)
+    if rng.random() < 0.25 and matches:
         deal["previous"] = _previous(rng, players, options["teams"])
     else:
-        deal["dealer"] = rng.randrange(players)
+        deal["dealer"] = rng.randrange(players) if dealers else players - 1
     return GamePlan(index, ruleset, name, players, deal, rng.getrandbits(64))
 
 
@@ -434,13 +444,17 @@ class Fuzzer:
         try:
             for index in indices:
                 plan = plan_game(self.config, index, self.choices, self.supports)
-                finding = self.play(plan)
+                found = self.play(plan)
                 self.report.games += 1
-                if finding is not None:
+                if found:
                     self.report.stopped += 1
+                for finding in found:
+                    causes = self.report.causes
+                    causes[finding.signature] = causes.get(finding.signature, 0) + 1
                     self._keep(finding)
-                    if self.config.stop_first:
-                        break
+                if found and self.config.stop_first:
+                    break
+                self._progress()
         except _GiveUp as exc:
             self.report.gave_up = str(exc)
         self.report.elapsed = time.perf_counter() - began
@@ -492,8 +506,26 @@ class Fuzzer:
                     f"no (reference {ref.outcome}, engine under test {cand.outcome})"
                 )
 
-    def play(self, plan: GamePlan) -> Finding | None:
-        """One game in step; the first disagreement, or None."""
+    def _progress(self) -> None:
+        """A line every 10% of the games (at least every 25), so a long run shows it is alive."""
+        total = 1 if self.config.only_game is not None else self.config.games
+        step = max(1, min(25, total // 10))
+        done = self.report.games
+        if done % step == 0 and done < total:
+            self.log(
+                f"... {done}/{total} games, {sum(self.report.causes.values())} disagreement(s) "
+                f"of {len(self.report.causes)} cause(s)"
+            )
+
+    def play(self, plan: GamePlan) -> list[Finding]:
+        """One game in step, to its end: every disagreement met (at most
+        :data:`MAX_FINDINGS_PER_GAME`). After one, the game goes on from the reference's state,
+        so an early, frequent bug does not hide later ones; a deal that differs ends the game."""
+        found: list[Finding] = []
+        self._play(plan, found)
+        return found
+
+    def _play(self, plan: GamePlan, found: list[Finding]) -> None:
         reference, candidate = self.reference, self.candidate
         deal = plan.deal
         args = {
@@ -506,18 +538,33 @@ class Fuzzer:
         ref_state = reference.new_game(plan.ruleset, plan.players, **args)
         if isinstance(ref_state, ErrorResult):
             self._reference_problem(plan, 0, f"new_game: {ref_state}")
-            return None
+            return
         cand_state = candidate.new_game(plan.ruleset, plan.players, **args)
         self._check_alive(cand_state)
-        if isinstance(cand_state, ErrorResult) or not isinstance(cand_state, dict):
-            return self._deal_finding(plan, ref_state, cand_state, context)
         ref_norm = canonical.normalise_state(ref_state)
-        if canonical.dumps(ref_norm) != canonical.dumps(canonical.normalise_state(cand_state)):
-            return self._deal_finding(plan, ref_state, cand_state, context)
+        if (
+            isinstance(cand_state, ErrorResult)
+            or not isinstance(cand_state, dict)
+            or canonical.dumps(ref_norm) != canonical.dumps(canonical.normalise_state(cand_state))
+        ):
+            found.append(self._deal_finding(plan, ref_state, cand_state, context))
+            return
         rng = random.Random(plan.move_seed)
         state = ref_state
         moves: list[dict[str, Any]] = []
-        while True:
+        clean = True  # no disagreement yet: only such a game is saved as a record
+
+        limit = 1 if self.config.stop_first else MAX_FINDINGS_PER_GAME
+
+        def met(finding: Finding | None) -> bool:
+            nonlocal clean
+            if finding is None:
+                return False
+            found.append(finding)
+            clean = False
+            return True
+
+        while len(found) < limit:
             depth = len(moves)
             if depth >= self.config.max_moves:
                 self.report.capped += 1
@@ -525,35 +572,37 @@ class Fuzzer:
             ref_legal = reference.legal_moves(state)
             if isinstance(ref_legal, ErrorResult):
                 self._reference_problem(plan, depth, f"legal_moves: {ref_legal}")
-                return None
+                return
             cand_legal = candidate.legal_moves(state)
             self._check_alive(cand_legal)
-            finding = self._compare_legal(plan, depth, state, ref_legal, cand_legal, context)
-            if finding is not None:
-                return finding
+            met(self._compare_legal(plan, depth, state, ref_legal, cand_legal, context))
+            if len(found) >= limit:
+                break
             if not ref_legal:
                 self.report.finished += 1
-                self._save_record(plan, moves, state)
+                if clean:
+                    self._save_record(plan, moves, state)
                 break
             keys = {canonical.canonical_move(m) for m in ref_legal}
             for probe in probe_moves(state, keys, rng, self.config.probes):
-                finding = self._compare_refusal(plan, depth, state, probe, context)
-                if finding is not None:
-                    return finding
-            move = rng.choice(sorted(ref_legal, key=canonical.canonical_move))
+                if met(self._compare_refusal(plan, depth, state, probe, context)):
+                    break  # one refusal finding per position is enough
+            if len(found) >= limit:
+                break
+            # go on with a move both engines list, so one bug is not met again as another
+            shared = _shared_moves(ref_legal, cand_legal)
+            move = rng.choice(shared or sorted(ref_legal, key=canonical.canonical_move))
             ref_next = reference.apply(state, move)
             if isinstance(ref_next, ErrorResult):
                 self._reference_problem(plan, depth, f"apply of its own legal move: {ref_next}")
-                return None
-            cand_next = candidate.apply(state, move)
-            self._check_alive(cand_next)
-            finding = self._compare_next(plan, depth, state, move, ref_next, cand_next, context)
-            if finding is not None:
-                return finding
+                return
+            if shared:
+                cand_next = candidate.apply(state, move)
+                self._check_alive(cand_next)
+                met(self._compare_next(plan, depth, state, move, ref_next, cand_next, context))
             moves.append(move)
             self.report.moves += 1
             state = ref_next
-        return None
 
     # ------------------------------------------------------------------ comparisons
 
@@ -633,7 +682,10 @@ class Fuzzer:
                 | ({"listed twice"} if twice else set())
             )
             signature = "legal: " + ", ".join(kinds)
-            rules = _move_rules([m for m in missing + extra if isinstance(m, dict)])
+            rules = self._refusal_rules(state, [m for m in extra if isinstance(m, dict)])
+            rules += [
+                r for r in _move_rules([m for m in missing if isinstance(m, dict)]) if r not in rules
+            ]
             note = summary
             actual: Any = {"missing": missing, "extra": extra, "twice": twice}
         else:
@@ -655,6 +707,16 @@ class Fuzzer:
             reference_answer=list(ref_legal),
             candidate_answer=actual,
         )
+
+    def _refusal_rules(self, state: dict[str, Any], moves: list[dict[str, Any]]) -> list[str]:
+        """The rules the reference refuses ``moves`` by: what an engine listing them breaks."""
+        rules: list[str] = []
+        for move in moves:
+            answer = self.reference.apply(state, move)
+            rule = answer.rule if isinstance(answer, ErrorResult) else None
+            if rule and rule not in rules:
+                rules.append(rule)
+        return rules
 
     def _compare_refusal(
         self,
@@ -753,11 +815,19 @@ class Fuzzer:
         expect = {pointer_of(p): value_at(ref_norm, p) for p in paths}
         got = {pointer_of(p): _value_or_missing(cand_norm, p) for p in paths}
         shapes = sorted({_shape(p) for p in paths})
-        rules = action_rules + [r for r in pointer_rules(paths) if r not in action_rules]
+        invariants = sorted({problem.rule for problem in state_problems(cand_next)})
+        broken = state_rules(state, ref_norm, cand_next, paths)
+        rules = broken + [r for r in action_rules if r not in broken]
+        # a broken invariant is the root cause whatever move showed it; else where and how
+        signature = (
+            "state: breaks " + ", ".join(invariants)
+            if invariants
+            else f"state: {move['action']} {','.join(shapes)}"
+        )
         return self._finding(
             plan,
             kind="state",
-            signature=f"state: {move['action']} {','.join(shapes)}",
+            signature=signature,
             summary=f"after {move_text} the states differ at " + ", ".join(list(expect)[:8]),
             start={"state": state},
             steps=[
@@ -841,9 +911,41 @@ class Fuzzer:
         )
 
 
-def _loads(text: str) -> Any:
-    import json
+def _shared_moves(ref_legal: list[dict[str, Any]], cand_legal: Any) -> list[dict[str, Any]]:
+    """The reference's legal moves the engine under test lists too, in canonical order."""
+    if not isinstance(cand_legal, list):
+        return []
+    theirs = {canonical.canonical_move(m) for m in cand_legal if isinstance(m, dict)}
+    ordered = sorted(ref_legal, key=canonical.canonical_move)
+    return [m for m in ordered if canonical.canonical_move(m) in theirs]
 
+
+def state_rules(
+    before: dict[str, Any], want: dict[str, Any], got: Any, paths: list[tuple]
+) -> list[str]:
+    """The rules a differing state after a move breaks, most telling first: a broken invariant
+    of every state (each card in one place, R-DECK-5, and the others of R-PLAY-6); then, when
+    only one engine closed the bout, when a bout closes (R-BOUT-1, or R-BOUT-2 and R-TAKE-2 for
+    a take); or, when both closed it, the cards drawn (R-DRAW-1/2/3); then the rules of the
+    differing fields (:data:`~conformance.findings.POINTER_RULES`)."""
+    rules = list(dict.fromkeys(problem.rule for problem in state_problems(got)))
+    bout = before.get("bout") or {}
+    after = want.get("bout") or {}
+    closed = after.get("number") != bout.get("number")
+    got_bout = got.get("bout") if isinstance(got, dict) else None
+    got_closed = not isinstance(got_bout, dict) or got_bout.get("number") != bout.get("number")
+    if closed != got_closed:  # one engine closed the bout, the other did not
+        taking = bout.get("taking") or after.get("taking") or (got_bout or {}).get("taking")
+        closing = ["R-BOUT-2", "R-TAKE-2"] if taking else ["R-BOUT-1"]
+        rules += [r for r in closing if r not in rules]
+    elif closed and before.get("talon") and any(p[:1] in (("players",), ("talon",)) for p in paths):
+        drawn = ["R-DRAW-2", "R-DRAW-1"] + (["R-DRAW-3"] if not want.get("talon") else [])
+        rules += [r for r in drawn if r not in rules]
+    rules += [r for r in pointer_rules(paths) if r not in rules]
+    return rules
+
+
+def _loads(text: str) -> Any:
     return json.loads(text)
 
 
@@ -1068,18 +1170,23 @@ def format_report(report: FuzzReport) -> str:
     lines = []
     if report.gave_up:
         lines.append(f"stopped: {report.gave_up}")
-    for signature, finding in report.findings.items():
+    ranked = sorted(report.findings.items(), key=lambda item: -report.causes.get(item[0], 1))
+    if ranked:
+        met = sum(report.causes.values())
+        lines.append(f"{len(ranked)} cause(s) of {met} disagreement(s), most frequent first:")
+    for signature, finding in ranked:
         path = report.paths.get(signature)
         repro = report.reproduces.get(signature)
         lines.append(
-            f"finding [{signature}] game {finding.game}, {finding.depth} moves deep"
+            f"  {report.causes.get(signature, 1)} x [{signature}] {', '.join(finding.rules)}: "
+            f"shallowest in game {finding.game}, {finding.depth} moves deep"
             + (f": {path}" if path else "")
             + (f" (reproduces: {repro})" if repro else "")
         )
     for problem in report.reference_problems[:10]:
         lines.append(f"reference problem: {problem}")
     lines.append(
-        f"{report.games} game(s) ({report.finished} finished, {report.stopped} stopped at a "
+        f"{report.games} game(s) ({report.finished} finished, {report.stopped} with a "
         f"disagreement, {report.capped} cut at the move cap), {report.moves} moves, {report.probes} probes, {len(report.findings)} finding(s) "
         f"in {report.elapsed:.1f} s ({report.games_per_second:.2f} games/s)"
     )

@@ -49,7 +49,7 @@ def test_reference_against_itself_in_process_finds_nothing(tmp_path, capsys):
     text = capsys.readouterr().out
     assert status == 0, text
     assert files == []
-    assert "12 game(s) (12 finished, 0 stopped at a disagreement, 0 cut" in text
+    assert "12 game(s) (12 finished, 0 with a disagreement, 0 cut" in text
     assert " 0 finding(s)" in text
 
 
@@ -166,7 +166,7 @@ def test_stop_first_writes_one_finding(tmp_path, capsys):
         "--players", "2", "3", "--stop-first",
     )  # fmt: skip
     assert status == 1 and len(files) == 1
-    assert "stopped at a disagreement" in capsys.readouterr().out
+    assert "with a disagreement" in capsys.readouterr().out
 
 
 def test_state_difference_becomes_move_and_expect(tmp_path, capsys):
