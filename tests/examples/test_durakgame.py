@@ -1,0 +1,59 @@
+"""The worked adapter of examples/durakgame (the PyPI engine durakgame 1.0.4, installed by the
+dev extra, never copied) against the suite, as an engine author would run it.
+
+durakgame was written before this project and never read it; its adapter claims only what it
+plays (2 players, 36 cards, one-card openings, strict alternation, the dealer's left attacks
+first). What the suite must tell its author, from examples/durakgame/NOTES.md: cards piled on
+after a take stay in the attacker's hand too (a card in two places, R-DECK-5), and piling on
+ignores the five-card cap of the first bout, so a take of five cards does not close the bout
+(R-BOUT-2, R-TAKE-2).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+from conformance.report import FAILING, read_report
+
+ROOT = Path(__file__).resolve().parents[2]
+ADAPTER = ROOT / "examples" / "durakgame" / "adapter.py"
+
+try:
+    import durakgame  # noqa: F401
+except ImportError:  # pragma: no cover - the dev extra installs it
+    pytest.fail(
+        "durakgame is not installed: pip install -e '.[dev]' (or '.[examples]')",
+        pytrace=False,
+    )
+
+ENGINE = f"{sys.executable} {ADAPTER}"
+
+
+def test_run_reports_the_duplicated_cards_under_the_rule_they_break(tmp_path):
+    report = tmp_path / "durakgame.jsonl"
+    status = main(["run", "--engine", ENGINE, "--json", str(report)])
+    loaded = read_report(report)
+    cases = loaded["cases"]
+    failing = [c for c in cases if c["outcome"] in FAILING]
+    assert status == 1
+    assert failing and all("R-DECK-5" in c["message"] for c in failing), failing
+    assert all(c["outcome"] in ("passed", "failed", "unsupported") for c in cases)
+    unsupported = [c for c in cases if c["outcome"] == "unsupported"]
+    assert unsupported and all(c.get("blockers") for c in unsupported)
+    assert any(c.get("substituted") for c in cases if c["outcome"] == "passed")
+    assert loaded["summary"]["executed"] >= 75  # 78 when this was written
+
+
+def test_fuzz_finds_both_pile_on_bugs_under_their_rules(tmp_path, capsys):
+    status = main(
+        ["fuzz", "--engine", ENGINE, "--seed", "5", "--game", "81", "--out", str(tmp_path)]
+    )
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "[state: breaks R-DECK-5] R-DECK-5" in out
+    assert "R-BOUT-2, R-TAKE-2" in out  # the five-card take left open for a sixth card
+    assert "reproduces: no" not in out
