@@ -9,7 +9,8 @@
 - ``replay``: game records replayed on an engine (:mod:`conformance.record`);
 - ``fuzz``: differential fuzzing against the reference engine (:mod:`conformance.fuzz`);
 - ``report``: JSON Lines run reports as an HTML page or Markdown, engines side by side
-  (:mod:`conformance.html_report`).
+  (:mod:`conformance.html_report`);
+- ``identify``: which value of each option an engine plays (:mod:`conformance.identify`).
 
 Exit status of ``run``: 0 when every selected case passes (unsupported cases do not count
 against it), 1 when a case fails, 2 for a usage or configuration error (a bad option, an engine
@@ -170,6 +171,19 @@ def build_parser() -> argparse.ArgumentParser:
     from . import fuzz as fuzz_module
 
     fuzz_module.add_cli_arguments(fuzz_parser)
+
+    identify_parser = commands.add_parser(
+        "identify",
+        help="tell an engine its dialect: which value of each option it really plays",
+        description="Run the cases that tell each option's values apart on the engine, under "
+        "the value it claims, and report which value it plays (or that it plays none "
+        "consistently, with the cases that show it); print the honest hello that follows. "
+        "Exit 0 when no option is played inconsistently, 1 when one is, 2 for a usage error.",
+    )
+    _engine_arguments(identify_parser)
+    from . import identify as identify_module
+
+    identify_module.add_cli_arguments(identify_parser)
 
     report_parser = commands.add_parser(
         "report",
@@ -388,5 +402,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fuzz_module.run_cli(args)
     if args.command == "report":
         return report(args)
+    if args.command == "identify":
+        from . import identify as identify_module
+
+        return _on_engine(args, "identify", identify_module.run_cli)
     parser.print_help()
     return 2
