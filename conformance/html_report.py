@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from .report import FAILING, FINAL_OUTCOMES
+from .report import FAILING, FINAL_OUTCOMES, Tally
 from .report_reader import LoadedReport
 
 #: The totals every engine block shows, even at zero.
@@ -506,6 +506,36 @@ def failure_html(case: dict[str, Any], anchor: str | None = None) -> str:
     return "".join(out)
 
 
+def unlocks(report: LoadedReport, limit: int = 10) -> tuple[int, int, list[dict[str, Any]]]:
+    """Cases executed, cases in the report, and the claims that would unlock the most
+    unsupported cases (each case names its blockers: conformance.applicability)."""
+    counts = Tally()
+    for case in report.cases:
+        counts.add(case)
+    return counts.executed, counts.selected, counts.unlocks(limit)
+
+
+def _unsupported_section(reports: Sequence[LoadedReport], labels: Sequence[str]) -> str:
+    out = [
+        "<h2 id='unsupported'>What did not run, and what would unlock it</h2>",
+        (
+            "<p class='small'>A case runs when the engine's claims decide its verdict; an "
+            "unsupported case names the claims it waits for. Each row counts the cases blocked "
+            "by exactly those claims.</p>"
+        ),
+    ]
+    for report, label in zip(reports, labels, strict=True):
+        executed, selected, ranked = unlocks(report)
+        share = f" ({100 * executed // selected}%)" if selected else ""
+        out.append(f"<h3>{esc(label)}: ran {executed} of {selected} cases{share}</h3>")
+        if not ranked:
+            out.append("<p>Every case ran, or none names a blocker.</p>")
+            continue
+        rows = [[esc(" and ".join(item["claims"])), str(item["cases"])] for item in ranked]
+        out.append(_table(["claim", "cases it would unlock"], rows))
+    return "".join(out)
+
+
 def _failures_section(
     reports: Sequence[LoadedReport], labels: Sequence[str], anchors: _Anchors
 ) -> str:
@@ -534,7 +564,7 @@ def render_html(
         "<p><a href='#engines'>Engines</a> · <a href='#areas'>By rule area</a> · "
         "<a href='#options'>By option value</a> · <a href='#rules'>Rules</a> · "
         + ("<a href='#differences'>Differences</a> · " if len(reports) > 1 else "")
-        + "<a href='#failures'>Failing cases</a></p>"
+        + "<a href='#unsupported'>Unsupported</a> · <a href='#failures'>Failing cases</a></p>"
     )
     legend = (
         "<p class='small'>Cells: passed/run, where run counts passed, expected failures "
@@ -565,6 +595,7 @@ def render_html(
         ),
         _rules_section(reports, labels, rule_titles, anchors),
         _differences_section(reports, labels, anchors),
+        _unsupported_section(reports, labels),
         _failures_section(reports, labels, anchors),
         "</body></html>\n",
     ]
@@ -625,6 +656,16 @@ def render_markdown(reports: Sequence[LoadedReport]) -> str:
             [first, *md_labels],
             ([_md(name), *(_md_cell(t.get(name)) for t in tallies)] for name in names),
         )
+    lines += ["", "## What did not run, and what would unlock it", ""]
+    for report, label in zip(reports, labels, strict=True):
+        executed, selected, ranked = unlocks(report)
+        lines += [f"### {_md(label)}: ran {executed} of {selected} cases", ""]
+        if ranked:
+            lines += _md_table(
+                ["claim", "cases it would unlock"],
+                ([_md(" and ".join(i["claims"])), str(i["cases"])] for i in ranked),
+            )
+            lines.append("")
     lines += ["", "## Failing cases", ""]
     for report, label in zip(reports, labels, strict=True):
         failing = failing_cases(report)
