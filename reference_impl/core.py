@@ -213,9 +213,15 @@ def priority(s: State) -> list:
 
 
 def any_unpassed(s: State) -> bool:
+    """R-THROW-5 / R-BOUT-1/2: does an eligible attacker still owe a pass? Every one who has not
+    passed (``pass_required: every_eligible``), or only those who hold a card of a rank that may
+    be thrown in (``only_able``)."""
     passed = s.passed
+    able = s.r.pass_only_able
+    hands = s.hands
+    tm = s.throw_mask
     for p in eligible(s):
-        if not (passed >> p) & 1:
+        if not (passed >> p) & 1 and (not able or hands[p] & tm):
             return True
     return False
 

@@ -69,6 +69,7 @@ class Rules:
         "opening_multi",
         "options",
         "out_immediate",
+        "pass_only_able",
         "pile_on",
         "priority",
         "rank_mask",
@@ -109,6 +110,7 @@ class Rules:
         self.priority = ("free", "main_first", "circle").index(o["throw_in_priority"])
         self.main_only = o["throwers"] == "main_only"
         self.reset_any = o["pass_reset"] == "any_card"
+        self.pass_only_able = o["pass_required"] == "only_able"
         self.pile_on = o["pile_on"] == "allowed"
         self.draw_one_at_a_time = o["draw_order"] == "one_at_a_time"
         self.out_immediate = o["out_timing"] == "immediate"

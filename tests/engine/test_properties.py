@@ -69,6 +69,10 @@ def configs():
                 out.append(("podkidnoy", {"deck_size": size, "decks": decks}, n))
     for preset in ("perevodnoy", "perevodnoy-trump-show"):
         out += [(preset, {"decks": 2}, n) for n in (2, 4, 8)]
+    # readings of real engines (options added for them): every value is played somewhere
+    out += [("podkidnoy", {"pass_required": "only_able"}, n) for n in (2, 3, 5)]
+    out += [("pagat", {"pass_required": "only_able"}, 3),
+            ("perevodnoy", {"pass_required": "only_able"}, 4)]
     return out
 
 

@@ -1,0 +1,91 @@
+"""Options that record readings real engines play: ``pass_required`` (R-THROW-5, R-BOUT-1/2),
+worked out by hand. Each test states a position and the answer under every value."""
+
+import pytest
+
+from reference_impl import api
+
+from .helpers import assert_legal, beat, hand, make_state, pass_, play, take, throw
+
+# --------------------------------------------------------------------------- pass_required
+
+
+def two_player(pass_required):
+    # bout 3, spades trumps; seat 0 led 8C and holds TC (a ten) but no eight and no king
+    return make_state([["TC", "7D", "QH"], ["9C", "KC", "TS", "6D"]], table=[("8C", 0, None)],
+                      trump="9S", talon=["6H", "9S"], rest="discard", attacker=0, defender=1,
+                      number=3, pass_required=pass_required)
+
+
+def test_every_eligible_keeps_the_bout_open_for_a_pass_nobody_can_avoid():
+    s = api.apply(two_player("every_eligible"), beat(1, "8C", "KC"))
+    assert s["bout"]["number"] == 3
+    assert_legal(s, [pass_(0)])
+
+
+def test_only_able_closes_when_no_attacker_holds_a_table_rank():
+    s = api.apply(two_player("only_able"), beat(1, "8C", "KC"))
+    assert s["bout"]["number"] == 4 and s["table"] == []
+    assert s["discard"][-2:] == ["8C", "KC"]
+    assert (s["bout"]["attacker"], s["bout"]["defender"]) == (1, 0)
+
+
+def test_only_able_waits_while_the_attacker_holds_a_table_rank():
+    s = api.apply(two_player("only_able"), beat(1, "8C", "TS"))  # ranks 8 and T: TC can follow
+    assert s["bout"]["number"] == 3
+    assert_legal(s, [throw(0, "TC"), pass_(0)])
+
+
+@pytest.mark.parametrize("value", ["every_eligible", "only_able"])
+def test_the_cap_closes_under_both_values(value):
+    # empty discard pile: cap 5; the fifth card is beaten and seat 0 still holds a seven
+    s = make_state([["7S", "9H"], ["QS", "KS", "AD"]],
+                   table=[("7C", 0, "8C"), ("7D", 0, "8D"), ("8H", 0, "TH"),
+                          ("9C", 0, "TC"), ("9D", 0, None)],
+                   trump="AH", talon=["KH", "AH"], rest="talon", attacker=0, defender=1,
+                   pass_required=value)
+    s = api.apply(s, beat(1, "9D", "AD"))
+    assert s["bout"]["number"] == 2
+
+
+def test_only_able_take_closes_at_once_when_nothing_can_be_piled_on():
+    s = api.apply(two_player("only_able"), take(1))
+    assert s["bout"]["number"] == 4 and "8C" in hand(s, 1)
+    s = api.apply(two_player("every_eligible"), take(1))
+    assert s["bout"]["taking"] and s["bout"]["number"] == 3
+    assert_legal(s, [pass_(0)])
+
+
+def test_only_able_take_stays_open_for_an_attacker_who_can_pile_on():
+    s = make_state([["8D", "QH", "AH"], ["9C", "KC", "TS", "6D"]], table=[("8C", 0, None)],
+                   trump="9S", talon=["6H", "9S"], attacker=0, defender=1, number=3,
+                   pass_required="only_able")
+    s = api.apply(s, take(1))
+    assert_legal(s, [throw(0, "8D"), pass_(0)])
+    s = api.apply(s, throw(0, "8D"))  # nothing of rank 8 left to add: the take closes
+    assert s["bout"]["number"] == 4 and {"8C", "8D"} <= set(hand(s, 1))
+
+
+def three_player(pass_required):
+    # seat 0 (main attacker) holds no 7 or 9, seat 2 holds 9D; the defender beat 7C with 9C
+    return make_state([["QC", "6D", "JH"], ["6C", "JC", "TD", "6S"], ["8C", "9D", "KD"]],
+                      table=[("7C", 0, "9C")], trump="9S", talon=["AD", "9S"], attacker=0,
+                      defender=1, number=5, pass_required=pass_required)
+
+
+def test_only_able_does_not_move_the_right():
+    # seat 2 can add, so a pass is owed; the circle still gives the right to seat 0 first
+    s = three_player("only_able")
+    assert_legal(s, [pass_(0)])
+    s = api.apply(s, pass_(0))
+    assert_legal(s, [throw(2, "9D"), pass_(2)])
+    s = play(s, throw(2, "9D"), beat(1, "9D", "TD"))  # ranks 7, 9, T: nobody can add
+    assert s["bout"]["number"] == 6
+
+
+def test_every_eligible_after_the_same_beat_waits_for_both_passes():
+    s = play(three_player("every_eligible"), pass_(0), throw(2, "9D"), beat(1, "9D", "TD"))
+    assert s["bout"]["number"] == 5
+    assert_legal(s, [pass_(0)])
+    s = play(s, pass_(0), pass_(2))
+    assert s["bout"]["number"] == 6
