@@ -527,18 +527,7 @@ class CaseRunner:
             return state
 
         if kind == "move":
-            after = self._require(
-                self.engine.apply(state, body),
-                dict,
-                case,
-                step,
-                what="apply",
-                expected="accepted",
-                expected_shape="a state",
-                **context,
-            )
-            self._check_invariants(case, step, after, start_state, before)
-            return after
+            return self._move(case, step, state, context)
 
         if kind == "refuse":
             code = step.data.get("code", "illegal_move")
@@ -645,6 +634,59 @@ class CaseRunner:
             return state
 
         raise AssertionError(f"unknown step kind {kind!r}")  # the loader admits none
+
+    def _move(self, case: Case, step: Step, state: Any, context: dict[str, Any]) -> Any:
+        """``move``: one meaning of a move for every form of case: it is listed by
+        ``legal_moves`` (R-PLAY-1: the legal set is exact), ``apply`` accepts it, the state it
+        was given is left as it was, and the state it answers holds every invariant."""
+        move = step.body
+        moves = self._require(
+            self.engine.legal_moves(state),
+            list,
+            case,
+            step,
+            what="legal_moves",
+            expected=[move],
+            **context,
+        )
+        wanted = canonical.canonical_move(move)
+        if wanted not in {canonical.canonical_move(m) for m in moves if isinstance(m, dict)}:
+            raise _Stop(
+                self._wrong(
+                    case,
+                    step,
+                    "the move is not in the engine's legal set; it must be legal",
+                    {"listed": move},
+                    {"missing": [move], "legal": moves},
+                    signature="move not listed",
+                    **context,
+                )
+            )
+        given = canonical.dumps(state)
+        after = self._require(
+            self.engine.apply(state, move),
+            dict,
+            case,
+            step,
+            what="apply",
+            expected="accepted",
+            expected_shape="a state",
+            **context,
+        )
+        if canonical.dumps(state) != given:
+            raise _Stop(
+                self._wrong(
+                    case,
+                    step,
+                    "apply changed the state it was given (R-PLAY-5: requests are stateless)",
+                    "the input state unchanged",
+                    {"input_after_apply": canonical.normalise_state(state)},
+                    signature="apply changed its input",
+                    **context,
+                )
+            )
+        self._check_invariants(case, step, after, context["start_state"], context["state"])
+        return after
 
     def _observe(self, case: Case, step: Step, state: Any, context: dict[str, Any]) -> None:
         """``observe``: the engine's observation must validate against the observation schema,

@@ -112,14 +112,25 @@ def test_move_must_be_accepted_and_the_game_continues_from_its_answer():
     def apply(state, move):
         return {**state, "result": {"fool": 1, "draw": False, "winners": [0]}}
 
-    engine = Scripted(apply=apply)
+    engine = Scripted([TAKE], apply=apply)
     assert run(engine, {"result": None}, {"move": TAKE}, {"result": {"fool": 1}}).ok
     differs = run(engine, {"move": TAKE}, {"result": {"fool": 0, "draw": False}})
     assert differs.signature == "step 2 result: result differs in fool"
     refused = run(
-        Scripted(apply=lambda s, m: ErrorResult("illegal_move", "x", "R-TAKE-1")), {"move": TAKE}
+        Scripted([TAKE], apply=lambda s, m: ErrorResult("illegal_move", "x", "R-TAKE-1")),
+        {"move": TAKE},
     )
     assert refused.signature == "step 1 move: refused illegal_move R-TAKE-1"
+    # one meaning of a move: listed by legal_moves, accepted, its input left as it was
+    unlisted = run(Scripted([], apply=apply), {"move": TAKE})
+    assert unlisted.signature == "step 1 move: move not listed"
+
+    def mutate(state, move):
+        state["bout"] = {"passed": []}
+        return apply(state, move)
+
+    changed = run(Scripted([TAKE], apply=mutate), {"move": TAKE})
+    assert changed.signature == "step 1 move: apply changed its input"
     assert run(Scripted(), {"result": {"fool": 0}}).signature == "step 1 result: game not over"
 
 
@@ -133,17 +144,19 @@ def test_expect_compares_unordered_card_lists_canonically():
 
 
 def test_unsupported_answer_inside_the_claim_is_a_failure():
-    engine = Scripted([], apply=lambda s, m: ErrorResult("unsupported", "no transfers"))
+    engine = Scripted([TAKE], apply=lambda s, m: ErrorResult("unsupported", "no transfers"))
     result = run(engine, {"move": TAKE})
     assert result.outcome == "failed" and "hello claims support" in result.message
 
 
 def test_faults_and_open_breaker():
-    crash = Scripted(apply=lambda s, m: ErrorResult("crash", "gone", diagnostics={"x": 1}))
+    crash = Scripted([TAKE], apply=lambda s, m: ErrorResult("crash", "gone", diagnostics={"x": 1}))
     result = run(crash, {"move": TAKE})
     assert result.outcome == "error" and result.signature == "step 1 move: crash"
     assert result.diagnostics == {"x": 1}
-    stopped = run(Scripted(apply=lambda s, m: ErrorResult("not_run", "given up")), {"move": TAKE})
+    stopped = run(
+        Scripted([TAKE], apply=lambda s, m: ErrorResult("not_run", "given up")), {"move": TAKE}
+    )
     assert stopped.outcome == "not_run"
 
 
