@@ -27,6 +27,7 @@ from typing import Any
 import yaml
 
 from . import canonical
+from .invariants import state_problems
 from .record import ordered_move
 
 #: Rules an action exercises first (spec/rules.md R-PLAY-5 lists each action's rules in order).
@@ -152,6 +153,45 @@ def pointer_rules(paths: list[tuple], table: dict | None = None) -> list[str]:
             if found:
                 rules += [r for r in found if r not in rules]
                 break
+    return rules
+
+
+def refusal_rules(reference: Any, state: dict[str, Any], moves: list[dict[str, Any]]) -> list[str]:
+    """The rules ``reference`` (an Engine) refuses ``moves`` by in ``state``: what an engine
+    that lists them as legal breaks."""
+    from .engine import ErrorResult
+
+    rules: list[str] = []
+    for move in moves:
+        answer = reference.apply(state, move)
+        rule = answer.rule if isinstance(answer, ErrorResult) else None
+        if rule and rule not in rules:
+            rules.append(rule)
+    return rules
+
+
+def state_rules(
+    before: dict[str, Any], want: dict[str, Any], got: Any, paths: list[tuple]
+) -> list[str]:
+    """The rules a differing state after a move breaks, most telling first: a broken invariant
+    of every state (each card in one place, R-DECK-5, and the others of R-PLAY-6); then, when
+    only one engine closed the bout, when a bout closes (R-BOUT-1, or R-BOUT-2 and R-TAKE-2 for
+    a take); or, when both closed it, the cards drawn (R-DRAW-1/2/3); then the rules of the
+    differing fields (:data:`~conformance.findings.POINTER_RULES`)."""
+    rules = list(dict.fromkeys(problem.rule for problem in state_problems(got)))
+    bout = before.get("bout") or {}
+    after = want.get("bout") or {}
+    closed = after.get("number") != bout.get("number")
+    got_bout = got.get("bout") if isinstance(got, dict) else None
+    got_closed = not isinstance(got_bout, dict) or got_bout.get("number") != bout.get("number")
+    if closed != got_closed:  # one engine closed the bout, the other did not
+        taking = bout.get("taking") or after.get("taking") or (got_bout or {}).get("taking")
+        closing = ["R-BOUT-2", "R-TAKE-2"] if taking else ["R-BOUT-1"]
+        rules += [r for r in closing if r not in rules]
+    elif closed and before.get("talon") and any(p[:1] in (("players",), ("talon",)) for p in paths):
+        drawn = ["R-DRAW-2", "R-DRAW-1"] + (["R-DRAW-3"] if not want.get("talon") else [])
+        rules += [r for r in drawn if r not in rules]
+    rules += [r for r in pointer_rules(paths) if r not in rules]
     return rules
 
 

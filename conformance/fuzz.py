@@ -49,6 +49,8 @@ from .findings import (
     fixture_case,
     pointer_of,
     pointer_rules,
+    refusal_rules,
+    state_rules,
     value_at,
     write_fixture,
 )
@@ -682,7 +684,7 @@ class Fuzzer:
                 | ({"listed twice"} if twice else set())
             )
             signature = "legal: " + ", ".join(kinds)
-            rules = self._refusal_rules(state, [m for m in extra if isinstance(m, dict)])
+            rules = refusal_rules(self.reference, state, [m for m in extra if isinstance(m, dict)])
             rules += [
                 r for r in _move_rules([m for m in missing if isinstance(m, dict)]) if r not in rules
             ]
@@ -707,16 +709,6 @@ class Fuzzer:
             reference_answer=list(ref_legal),
             candidate_answer=actual,
         )
-
-    def _refusal_rules(self, state: dict[str, Any], moves: list[dict[str, Any]]) -> list[str]:
-        """The rules the reference refuses ``moves`` by: what an engine listing them breaks."""
-        rules: list[str] = []
-        for move in moves:
-            answer = self.reference.apply(state, move)
-            rule = answer.rule if isinstance(answer, ErrorResult) else None
-            if rule and rule not in rules:
-                rules.append(rule)
-        return rules
 
     def _compare_refusal(
         self,
@@ -918,31 +910,6 @@ def _shared_moves(ref_legal: list[dict[str, Any]], cand_legal: Any) -> list[dict
     theirs = {canonical.canonical_move(m) for m in cand_legal if isinstance(m, dict)}
     ordered = sorted(ref_legal, key=canonical.canonical_move)
     return [m for m in ordered if canonical.canonical_move(m) in theirs]
-
-
-def state_rules(
-    before: dict[str, Any], want: dict[str, Any], got: Any, paths: list[tuple]
-) -> list[str]:
-    """The rules a differing state after a move breaks, most telling first: a broken invariant
-    of every state (each card in one place, R-DECK-5, and the others of R-PLAY-6); then, when
-    only one engine closed the bout, when a bout closes (R-BOUT-1, or R-BOUT-2 and R-TAKE-2 for
-    a take); or, when both closed it, the cards drawn (R-DRAW-1/2/3); then the rules of the
-    differing fields (:data:`~conformance.findings.POINTER_RULES`)."""
-    rules = list(dict.fromkeys(problem.rule for problem in state_problems(got)))
-    bout = before.get("bout") or {}
-    after = want.get("bout") or {}
-    closed = after.get("number") != bout.get("number")
-    got_bout = got.get("bout") if isinstance(got, dict) else None
-    got_closed = not isinstance(got_bout, dict) or got_bout.get("number") != bout.get("number")
-    if closed != got_closed:  # one engine closed the bout, the other did not
-        taking = bout.get("taking") or after.get("taking") or (got_bout or {}).get("taking")
-        closing = ["R-BOUT-2", "R-TAKE-2"] if taking else ["R-BOUT-1"]
-        rules += [r for r in closing if r not in rules]
-    elif closed and before.get("talon") and any(p[:1] in (("players",), ("talon",)) for p in paths):
-        drawn = ["R-DRAW-2", "R-DRAW-1"] + (["R-DRAW-3"] if not want.get("talon") else [])
-        rules += [r for r in drawn if r not in rules]
-    rules += [r for r in pointer_rules(paths) if r not in rules]
-    return rules
 
 
 def _loads(text: str) -> Any:

@@ -33,6 +33,7 @@ from typing import Any
 
 import yaml
 
+from conformance import canonical as canonical_text
 from conformance.applicability import Applicability, decide, substitute
 from conformance.engine import Engine, ErrorResult, InProcessEngine
 from conformance.gating import HelloError, Support
@@ -59,27 +60,13 @@ __all__ = [
 
 def canonical(value: Any) -> str:
     """Canonical JSON (keys sorted, compact): how moves and states are compared and keyed."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return canonical_text.dumps(value)
 
 
 def canonical_move(move: dict[str, Any]) -> str:
-    """A move's identity: canonical JSON with its ``cards`` list sorted as the contract says.
-
-    Lists of cards are sorted by the contract's canonical card order (copy, suit, rank)."""
-    if isinstance(move.get("cards"), list):
-        move = {**move, "cards": sorted(move["cards"], key=_card_key)}
-    return canonical(move)
-
-
-_RANKS = "23456789TJQKA"
-_SUITS = "CDHS"
-
-
-def _card_key(card: Any) -> tuple:
-    if not isinstance(card, str) or len(card) < 2:
-        return (9, 9, 99, str(card))
-    copy = 1 if len(card) > 2 else 0
-    return (copy, _SUITS.find(card[1]), _RANKS.find(card[0]), card)
+    """A move's identity, as everywhere in the runner (:func:`conformance.canonical.canonical_move`:
+    its ``cards`` sorted in the contract's card order, keys sorted)."""
+    return canonical_text.canonical_move(move)
 
 
 class PerftError(Exception):
@@ -347,6 +334,8 @@ class PositionResult:
     error: str | None = None
     unsupported: str | None = None
     seconds: float = 0.0
+    #: at the shallowest mismatch, where the engine first parts from the reference
+    descent: Descent | None = None
     #: the gate's answer (conformance.applicability): what was substituted, or what blocks it
     applicability: Applicability | None = None
 
@@ -356,6 +345,72 @@ class PositionResult:
 
     def mismatches(self) -> list[int]:
         return [d for d, (e, g) in sorted(self.checked.items()) if e != g]
+
+
+@dataclass
+class Descent:
+    """Where an engine's perft first parts from the reference's: the moves from the start
+    (``path``), then what differs there: the legal set (``extra``, ``missing``) or the state a
+    move leads to (``state_pointers``), and the rules that decide it."""
+
+    path: list[dict[str, Any]]
+    extra: list[dict[str, Any]] = field(default_factory=list)
+    missing: list[dict[str, Any]] = field(default_factory=list)
+    state_pointers: list[str] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        where = " ".join(canonical_move(m) for m in self.path) or "the start"
+        parts = []
+        if self.extra:
+            parts.append("lists " + ", ".join(canonical_move(m) for m in self.extra))
+        if self.missing:
+            parts.append("misses " + ", ".join(canonical_move(m) for m in self.missing))
+        if self.state_pointers:
+            parts.append("reaches another state (" + ", ".join(self.state_pointers[:6]) + ")")
+        return f"after {where}: the engine {'; '.join(parts)} ({', '.join(self.rules)})"
+
+
+def descend(
+    engine: Engine, reference: Engine, state: dict[str, Any], depth: int
+) -> Descent | None:
+    """Follow the divides of both engines down to the first node where they part: the first
+    child whose count differs, again and again, until the legal sets or the next states differ.
+    None when the counts agree. The rules come from the reference (what it refuses an extra move
+    by; the rules of a missing move's action; the rules of a differing state's fields)."""
+    from .findings import ACTION_RULES, diff_paths, pointer_of, refusal_rules, state_rules
+
+    path: list[dict[str, Any]] = []
+    while depth >= 1:
+        ours = {e.key: e for e in divide(engine, state, depth)}
+        theirs = {e.key: e for e in divide(reference, state, depth)}
+        if set(ours) != set(theirs):
+            extra = [ours[k].move for k in sorted(set(ours) - set(theirs))]
+            missing = [theirs[k].move for k in sorted(set(theirs) - set(ours))]
+            rules = refusal_rules(reference, state, extra)
+            for move in missing:
+                rules += [r for r in ACTION_RULES.get(move["action"], ()) if r not in rules]
+            return Descent(path, extra=extra, missing=missing, rules=rules)
+        parted = [k for k in sorted(theirs) if theirs[k].count != ours[k].count]
+        if not parted:
+            return None
+        move = theirs[parted[0]].move
+        want, got = reference.apply(state, move), engine.apply(state, move)
+        if isinstance(want, ErrorResult):
+            return None
+        if not isinstance(got, dict) or json.dumps(want, sort_keys=True) != json.dumps(
+            got, sort_keys=True
+        ):
+            want_n = canonical_text.normalise_state(want)
+            got_n = canonical_text.normalise_state(got) if isinstance(got, dict) else got
+            paths = diff_paths(want_n, got_n)
+            if paths:
+                pointers = [pointer_of(p) for p in paths]
+                rules = state_rules(state, want_n, got_n, paths)
+                return Descent([*path, move], state_pointers=pointers, rules=rules)
+        path.append(move)
+        state, depth = want, depth - 1
+    return None
 
 
 #: With a substituted ruleset, only depths whose expected count is at most this are checked:
@@ -439,6 +494,8 @@ def run_positions(
                 for depth in depths:
                     got = perft(engine, state, depth, transpositions=transpositions)
                     result.checked[depth] = (position.counts[depth], got)
+                    if got != position.counts[depth] and result.descent is None:
+                        result.descent = descend(engine, InProcessEngine(), state, depth)
             except PerftError as exc:
                 result.error = str(exc)
         result.seconds = time.perf_counter() - began
@@ -470,6 +527,8 @@ def format_results(results: Sequence[PositionResult]) -> str:
         for d in r.mismatches():
             expected, got = r.checked[d]
             lines.append(f"    perft({d}) expected {expected}, engine counted {got}")
+        if r.descent is not None:
+            lines.append(f"    first divergence {r.descent.text()}")
     bad = sum(1 for r in results if r.error or not r.ok)
     gated = sum(1 for r in results if r.unsupported)
     checked = sum(1 for r in results if r.checked)

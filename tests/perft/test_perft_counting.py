@@ -205,3 +205,24 @@ def test_position_depth_budgets():
     assert pos.depths() == [1, 2, 3]
     assert pos.depths(max_depth=2) == [1, 2]
     assert pos.depths(max_nodes=100) == [1, 2]
+
+
+def test_a_mismatch_descends_to_the_first_move_where_the_engines_part(monkeypatch):
+    """wrong_engine.py lets no trump beat another suit: on the pagat endgame its perft(2) is
+    short, and the runner follows both divides down to the node where they part, naming the
+    move it misses and the rule (R-BEAT-1) without being asked for --divide."""
+    from pathlib import Path
+
+    from conformance.engines import make_engine
+    from conformance.perft import format_results, load_positions
+
+    engines = Path(__file__).resolve().parents[1] / "runner" / "engines"
+    monkeypatch.syspath_prepend(str(engines))
+    position = next(p for p in load_positions() if p.id == "pagat-3p-endgame")
+    (result,) = run_positions(make_engine("python:wrong_engine:make"), [position], max_depth=3)
+    assert result.mismatches() == [2, 3]
+    descent = result.descent
+    assert [m["action"] for m in descent.path] == ["attack"]
+    assert descent.missing and all(m["action"] == "beat" for m in descent.missing)
+    assert descent.extra == [] and descent.rules == ["R-BEAT-1"]
+    assert "first divergence after" in format_results([result])
