@@ -62,6 +62,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .common_table import common_table_gaps, table_name, tables_summary
+
 #: Rules that describe the game's material or records rather than permit or forbid anything, so no
 #: case can show them forbidding: each needs one case that depends on it (issue 6: "a rule that
 #: only describes (the deck, the ranks) needs one case that depends on it"). Every other rule
@@ -161,6 +163,8 @@ class CaseTrace:
     positive: set[str] = field(default_factory=set)
     negative: set[str] = field(default_factory=set)
     options: dict[str, str] = field(default_factory=dict)
+    #: the table it plays at (:func:`conformance.common_table.table_name`), or None when unknown
+    table: str | None = None
 
 
 def _display_path(path: Path, root: Path | None) -> str:
@@ -190,7 +194,7 @@ def fixture_traces(
     traces = []
     for case in cases:
         where = f"{_display_path(case.path, root)}:{case.line} ({case.id})"
-        trace = CaseTrace(case.id, FIXTURE, where)
+        trace = CaseTrace(case.id, FIXTURE, where, table=table_name(case.players, case.ruleset))
         listed = {rule for rule in case.rules if _check_rule(rule, spec, where, "rules:", problems)}
         trace.cites |= listed
         kinds = [step.kind for step in case.steps]
@@ -408,6 +412,7 @@ def _template_traces(
         trace = CaseTrace(f"{path.stem}: {name}", FEATURE, where, cites=set(cited))
         trace.options.update(tag_options)
         _trace_steps(scenario.steps, trace, cited, spec, where, problems)
+        trace.table = _scenario_table(scenario.steps, trace.options)
         out.append(trace)
     return out
 
@@ -454,6 +459,18 @@ def _trace_steps(
         trace.positive |= cited
     if forbids:
         trace.negative |= cited
+
+
+_GAME_STEP = re.compile(r"^a (?P<n>\d+)-player (?P<preset>[a-z_0-9-]+) game$")
+
+
+def _scenario_table(steps: Sequence[Any], options: dict[str, str]) -> str | None:
+    """The table a scenario plays at: its ``a N-player <preset> game`` step and its options."""
+    for step in steps:
+        m = _GAME_STEP.match(step.name.strip())
+        if m is not None:
+            return table_name(int(m["n"]), {"preset": m["preset"], "overrides": dict(options)})
+    return None
 
 
 def _then_block(steps: Sequence[Any], index: int) -> list[str]:
@@ -534,8 +551,13 @@ class Coverage:
         ]
 
     @property
+    def common_table_gaps(self) -> list[str]:
+        """Rules the common table (2 players, one 36-card pack) lacks a side of."""
+        return common_table_gaps(self)
+
+    @property
     def ok(self) -> bool:
-        return not (self.rule_gaps or self.option_gaps or self.problems)
+        return not (self.rule_gaps or self.option_gaps or self.problems or self.common_table_gaps)
 
     def counts(self) -> dict[str, int]:
         return {
@@ -642,7 +664,14 @@ def render_text(coverage: Coverage) -> str:
         status = "ok" if row.cases else "MISSING"
         lines.append(f"{row.option:<24} {value:<22} {len(row.cases):>5}  {status}")
     lines.append("(* = the podkidnoy default)")
-    gaps = coverage.rule_gaps + coverage.option_gaps + [str(p) for p in coverage.problems]
+    lines += ["", "Rules shown both ways (or once, if descriptive), per table:"]
+    lines += [f"  {name:<28} {shown}" for name, shown in tables_summary(coverage).items()]
+    gaps = (
+        coverage.rule_gaps
+        + coverage.option_gaps
+        + coverage.common_table_gaps
+        + [str(p) for p in coverage.problems]
+    )
     lines += ["", f"Gaps: {len(gaps)}" if gaps else "Gaps: none"]
     lines += [f"  - {gap}" for gap in gaps]
     return "\n".join(lines) + "\n"
