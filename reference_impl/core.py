@@ -426,6 +426,8 @@ def apply_move(s: State, m: tuple) -> None:
         s.passed |= 1 << p
     elif act == TAKE:
         s.taking = True
+        if s.r.take_clears:
+            s.passed = 0  # R-THROW-6: take_clears_passes: on
     elif act == ATTACK:
         _put(s, p, x)
     elif act == TRANSFER:

@@ -75,6 +75,7 @@ class Rules:
         "rank_mask",
         "reset_any",
         "take_any_time",
+        "take_clears",
         "teams",
         "tie_defender_fool",
         "timing",
@@ -112,6 +113,7 @@ class Rules:
         self.reset_any = o["pass_reset"] == "any_card"
         self.pass_only_able = o["pass_required"] == "only_able"
         self.pile_on = o["pile_on"] == "allowed"
+        self.take_clears = o["take_clears_passes"] == "on"
         self.draw_one_at_a_time = o["draw_order"] == "one_at_a_time"
         self.out_immediate = o["out_timing"] == "immediate"
         self.tie_defender_fool = o["tie"] == "defender_fool"

@@ -73,6 +73,9 @@ def configs():
     out += [("podkidnoy", {"pass_required": "only_able"}, n) for n in (2, 3, 5)]
     out += [("pagat", {"pass_required": "only_able"}, 3),
             ("perevodnoy", {"pass_required": "only_able"}, 4)]
+    out += [("podkidnoy", {"take_clears_passes": "on"}, n) for n in (3, 4)]
+    out += [("seeds", {"take_clears_passes": "on", "pile_on": "allowed"}, 3),
+            ("teams-2v2", {"take_clears_passes": "on", "pass_required": "only_able"}, 4)]
     return out
 
 

@@ -1,5 +1,6 @@
-"""Options that record readings real engines play: ``pass_required`` (R-THROW-5, R-BOUT-1/2),
-worked out by hand. Each test states a position and the answer under every value."""
+"""Options that record readings real engines play, worked out by hand: ``pass_required``
+(R-THROW-5, R-BOUT-1/2), ``take_clears_passes`` (R-THROW-6, R-TAKE-2). Each test states a
+position and the answer under every value."""
 
 import pytest
 
@@ -89,3 +90,37 @@ def test_every_eligible_after_the_same_beat_waits_for_both_passes():
     assert_legal(s, [pass_(0)])
     s = play(s, pass_(0), pass_(2))
     assert s["bout"]["number"] == 6
+
+
+# --------------------------------------------------------------------------- take_clears_passes
+
+
+def passed_then_taken(value, **overrides):
+    # seat 0 passed with every card beaten, seat 2 threw in 9D, the defender takes
+    s = make_state([["QC", "9H", "AH"], ["6C", "TD", "KH"], ["8C", "9D", "KD", "6H"]],
+                   table=[("7C", 0, "9C")], trump="9S", talon=["AD", "9S"], attacker=0,
+                   defender=1, number=5, take_clears_passes=value, **overrides)
+    return play(s, pass_(0), throw(2, "9D"), take(1))
+
+
+def test_a_take_leaves_the_passes_by_default():
+    s = passed_then_taken("off")
+    assert s["bout"]["passed"] == [0]
+    assert_legal(s, [pass_(2)])
+
+
+def test_take_clears_passes_on_gives_the_right_back_to_the_main_attacker():
+    s = passed_then_taken("on")
+    assert s["bout"]["passed"] == []
+    assert_legal(s, [throw(0, "9H"), pass_(0)])
+    s = play(s, throw(0, "9H"), pass_(0), pass_(2))
+    assert s["bout"]["number"] == 6 and {"7C", "9C", "9D", "9H"} <= set(hand(s, 1))
+
+
+def test_take_clears_passes_and_a_take_with_everything_beaten():
+    # take_allowed any_time: the defender takes right after seat 0's pass, nothing thrown in
+    s = make_state([["QC", "9H", "AH"], ["6C", "TD", "KH"], ["8C", "9D", "KD", "6H"]],
+                   table=[("7C", 0, "9C")], trump="9S", talon=["AD", "9S"], attacker=0,
+                   defender=1, number=5, take_allowed="any_time", take_clears_passes="on")
+    s = play(s, pass_(0), take(1))
+    assert_legal(s, [throw(0, "9H"), pass_(0)])
