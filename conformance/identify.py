@@ -139,19 +139,23 @@ def identify(
                 continue
             sent_case = CaseRunner.substitute(case, {**plan.substituted, option: typed_sent})
             trials.append(_Trial(case, option, value, sent, judge.run(sent_case).ok))
-    return _verdicts(trials)
+    return _verdicts(trials, reference)
 
 
-def _verdicts(trials: list[_Trial]) -> dict[str, OptionVerdict]:
-    """Tally the trials per option; then, once, set aside the failures of a case that also
-    declares another option the engine plays at another value than the case's (that option,
-    not this one, explains them) and tally again."""
+def _verdicts(trials: list[_Trial], reference: CaseRunner) -> dict[str, OptionVerdict]:
+    """Tally the trials per option; then, once, set aside the failures that another option
+    explains: the engine plays that option at another value than the case's, and the case's
+    verdict depends on it (the reference fails the case under the value the engine plays), so
+    that option, not this one, may be what fails it. Then tally again."""
+    from reference_impl.rulesets import catalog_options, resolve_ruleset
 
-    def tally(explained_by: dict[str, dict[str, str]]) -> dict[str, OptionVerdict]:
+    catalog = catalog_options()
+
+    def tally(explained_by: dict[tuple[str, str], str]) -> dict[str, OptionVerdict]:
         verdicts: dict[str, OptionVerdict] = {}
         for trial in trials:
             verdict = verdicts.setdefault(trial.option, OptionVerdict(trial.option, trial.sent))
-            other = explained_by.get(trial.option, {}).get(trial.case.id)
+            other = explained_by.get((trial.option, trial.case.id))
             if not trial.ok and other is not None:
                 verdict.explained[trial.case.id] = other
                 continue
@@ -161,11 +165,16 @@ def _verdicts(trials: list[_Trial]) -> dict[str, OptionVerdict]:
 
     first = tally({})
     plays = {option: v.plays for option, v in first.items() if v.plays is not None}
-    explained: dict[str, dict[str, str]] = {}
-    for trial in trials:
-        for other, value in trial.case.options.items():
-            if other != trial.option and other in plays and str(value) != plays[other]:
-                explained.setdefault(trial.option, {})[trial.case.id] = other
+    explained: dict[tuple[str, str], str] = {}
+    for trial in (t for t in trials if not t.ok):
+        resolved = resolve_ruleset(trial.case.ruleset)["options"]
+        for other, played in plays.items():
+            if other == trial.option or str(resolved[other]) == played:
+                continue
+            value = next(v for v in catalog[other]["values"] if str(v) == played)
+            if not reference.run(CaseRunner.substitute(trial.case, {other: value})).ok:
+                explained[(trial.option, trial.case.id)] = other
+                break
     return tally(explained)
 
 
