@@ -538,6 +538,10 @@ def _close(s: State, took: bool) -> None:
     if not s.stock:
         finished = s.finished
         hands = s.hands
+        if s.r.finish_draw_order:  # R-OUT-3, finish_order: draw_order
+            for p in draw_order(s.n, s.attacker, s.defender):
+                if p in s.emptied and not hands[p] and p not in finished:
+                    finished.append(p)
         for p in s.emptied:
             if not hands[p] and p not in finished:
                 finished.append(p)

@@ -58,6 +58,7 @@ class Rules:
         "decks",
         "draw_one_at_a_time",
         "epaulettes",
+        "finish_draw_order",
         "first_attacker_lowest_trump",
         "first_pair",
         "low_rank",
@@ -116,6 +117,7 @@ class Rules:
         self.take_clears = o["take_clears_passes"] == "on"
         self.draw_one_at_a_time = o["draw_order"] == "one_at_a_time"
         self.out_immediate = o["out_timing"] == "immediate"
+        self.finish_draw_order = o["finish_order"] == "draw_order"
         self.tie_defender_fool = o["tie"] == "defender_fool"
         self.win_mode = o["win_mode"]
         self.first_attacker_lowest_trump = o["first_attacker"] == "lowest_trump"

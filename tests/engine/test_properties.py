@@ -76,6 +76,9 @@ def configs():
     out += [("podkidnoy", {"take_clears_passes": "on"}, n) for n in (3, 4)]
     out += [("seeds", {"take_clears_passes": "on", "pile_on": "allowed"}, 3),
             ("teams-2v2", {"take_clears_passes": "on", "pass_required": "only_able"}, 4)]
+    out += [("podkidnoy", {"finish_order": "draw_order", "win_mode": "ranking"}, n)
+            for n in (3, 6)]
+    out += [("perevodnoy", {"finish_order": "draw_order", "out_timing": "immediate"}, 4)]
     return out
 
 

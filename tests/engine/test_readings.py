@@ -1,6 +1,6 @@
 """Options that record readings real engines play, worked out by hand: ``pass_required``
-(R-THROW-5, R-BOUT-1/2), ``take_clears_passes`` (R-THROW-6, R-TAKE-2). Each test states a
-position and the answer under every value."""
+(R-THROW-5, R-BOUT-1/2), ``take_clears_passes`` (R-THROW-6, R-TAKE-2), ``finish_order``
+(R-OUT-3). Each test states a position and the answer under every value."""
 
 import pytest
 
@@ -124,3 +124,47 @@ def test_take_clears_passes_and_a_take_with_everything_beaten():
                    defender=1, number=5, take_allowed="any_time", take_clears_passes="on")
     s = play(s, pass_(0), take(1))
     assert_legal(s, [throw(0, "9H"), pass_(0)])
+
+
+# --------------------------------------------------------------------------- finish_order
+
+
+def last_bout(value, **overrides):
+    # four players, talon empty: seats 3 and 2 throw in their last cards, then seat 0 his;
+    # the defender (seat 1) beats everything and keeps QC, AS
+    s = make_state([["7H"], ["TD", "JH", "QC", "KS", "AS"], ["7D"], ["7S"]], table=[("7C", 0, "9C")],
+                   trump="6S", talon=[], attacker=0, defender=1, number=9, finish_order=value,
+                   **overrides)
+    return play(s, pass_(0), throw(2, "7D"), throw(3, "7S"), beat(1, "7S", "KS"),
+                beat(1, "7D", "TD"), throw(0, "7H"), beat(1, "7H", "JH"))
+
+
+def test_emptied_order_lists_them_as_their_hands_emptied():
+    s = last_bout("emptied_order")
+    assert s["finished"] == [2, 3, 0] and s["result"]["fool"] == 1
+
+
+def test_draw_order_lists_them_from_the_main_attacker_clockwise():
+    s = last_bout("draw_order")
+    assert s["finished"] == [0, 2, 3] and s["result"]["fool"] == 1
+    assert last_bout("draw_order", win_mode="first_out_wins")["result"]["winners"] == [0]
+    assert last_bout("emptied_order", win_mode="ranking")["result"]["winners"] == [2, 3, 0]
+
+
+def test_out_immediate_appends_at_the_move_under_both_values():
+    for value in ("emptied_order", "draw_order"):
+        s = make_state([["7H"], ["TD", "JH", "QC", "KS", "AS"], ["7D"], ["7S"]],
+                       table=[("7C", 0, "9C")], trump="6S", talon=[], attacker=0, defender=1,
+                       number=9, finish_order=value, out_timing="immediate")
+        s = play(s, pass_(0), throw(2, "7D"), throw(3, "7S"), beat(1, "7S", "KS"),
+                 beat(1, "7D", "TD"), throw(0, "7H"))
+        # each went out in the move that emptied his hand; the last one ended the game (R-OUT-2)
+        assert s["finished"] == [2, 3, 0] and s["result"]["fool"] == 1
+
+
+@pytest.mark.parametrize("value", ["emptied_order", "draw_order"])
+def test_two_players_cannot_tell_the_values_apart(value):
+    s = make_state([["7C"], ["8C"]], trump="AH", talon=[], attacker=0, defender=1,
+                   finish_order=value)
+    s = play(s, {"player": 0, "action": "attack", "cards": ["7C"]}, beat(1, "7C", "8C"))
+    assert s["finished"] == [0, 1] and s["result"]["draw"]
