@@ -1,0 +1,241 @@
+"""The :class:`Adapter` base class: the protocol around an engine's translation.
+
+An adapter is two things: the translation between the engine's positions and moves and the
+contract's, which only the engine's author can write, and everything else, which is the same for
+every engine. The subclass writes the first (five methods, below); this class does the rest:
+the JSON Lines loop of spec/protocol.md, the checks of :mod:`conformance.kit.requests`, the
+bookkeeping of :mod:`conformance.kit.bookkeeping`, and refusals that name a rule.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+import traceback
+from collections import OrderedDict
+from typing import Any, ClassVar, TextIO
+
+from conformance.canonical import dumps
+from reference_impl import api
+
+from . import bookkeeping
+from .requests import Deal, Refused, check_state, deck_of, move_key, parse_move, read_new_game
+
+#: Positions remembered for an engine without ``setup`` (most recent kept).
+REMEMBERED = 4096
+
+
+class Adapter:
+    """Subclass it, set :attr:`engine` and :attr:`supports`, write the translation, call
+    :meth:`serve`.
+
+    A *position* is whatever your engine plays on (a game object, a tuple of them); the kit never
+    looks inside. The translation:
+
+    - :meth:`deal` makes the position of a new game from a checked :class:`Deal`;
+    - :meth:`setup` makes the position a JSON state describes (optional, see there);
+    - :meth:`moves` lists the engine's legal moves in a position, each as the contract's move;
+    - :meth:`play` plays one of them, in the engine's own terms;
+    - :meth:`view` says what a position is, in the contract's terms, as far as the engine knows.
+
+    Legality is the engine's alone: a move is legal exactly when :meth:`moves` lists it.
+    """
+
+    #: ``hello``'s ``engine``: at least ``name`` and ``version`` (P-15).
+    engine: ClassVar[dict] = {"name": "an engine", "version": "0"}
+    #: ``hello``'s ``supports`` (P-16). The kit answers ``unsupported`` outside it and adds
+    #: ``observe`` (true when :meth:`observe` is written).
+    supports: ClassVar[dict] = {"players": {}, "options": {}}
+
+    def __init__(self) -> None:
+        self._positions: OrderedDict[str, Any] = OrderedDict()
+
+    @property
+    def name(self) -> str:
+        return str(self.engine.get("name", "the engine"))
+
+    # ------------------------------------------------------------------ the translation: yours
+
+    def deal(self, game: Deal) -> Any:
+        """The position after dealing ``game.deck`` (deal order) to ``game.players`` seats with
+        ``game.dealer`` dealing. Let your engine deal if it can, and seat its players with
+        ``game.seat_of(k)`` (who gets deck index ``k``); ``game.spec_deal()`` gives the spec's
+        hands for an engine that is set up from hands."""
+        raise NotImplementedError
+
+    def setup(self, state: dict) -> Any:
+        """The position ``state`` (a valid state, inside the claim) describes. Raise
+        ``Refused("unsupported", ...)`` for a position your engine cannot hold.
+
+        Optional: without it the kit remembers the positions it made (by the state answered) and
+        answers ``unsupported`` for any other state, so cases that start from a position are not
+        played; positions must then survive ``copy.deepcopy``.
+        """
+        position = self._positions.get(dumps(state))
+        if position is None:
+            raise Refused("unsupported", f"{self.name} is not set up from positions: the kit "
+                          "only knows the positions it answered")
+        return copy.deepcopy(position)
+
+    def moves(self, position: Any) -> Any:
+        """Every legal move of every player (R-PLAY-1): contract moves, or ``(move, native)``
+        pairs where ``native`` is what :meth:`play` gets back (the engine's own move). Several
+        native moves standing for one contract move are listed once, the last one kept."""
+        raise NotImplementedError
+
+    def play(self, position: Any, native: Any) -> Any:
+        """The position after ``native`` (from :meth:`moves`), with everything it sets off (the
+        end of the bout, drawing, the result). May change ``position`` and return it. Raise
+        ``Refused("illegal_move", message)`` if the engine refuses after all; give ``rule`` only
+        if your engine names one."""
+        raise NotImplementedError
+
+    def view(self, position: Any) -> dict:
+        """The position as a state, leaving out what the kit derives (conformance.kit.bookkeeping):
+        ``{"talon": [...], "discard": [...], "players": [{"hand": [...]}, ...],
+        "table": [{"attack": c, "defence": c or None}, ...],
+        "bout": {"attacker": s, "defender": s, "taking": bool} or None (game over),
+        "result": {"fool": seat or None} or None, "trump": c}``. Any field of the contract you
+        add is kept as it is, in place of the kit's."""
+        raise NotImplementedError
+
+    def observe(self, position: Any, state: dict, player: int) -> dict:
+        """Optional: what ``player`` sees (spec/schema/observation.schema.json)."""
+        raise Refused("unsupported", f"{self.name}: observe is not implemented")
+
+    # ------------------------------------------------------------------ the protocol: the kit's
+
+    def hello(self) -> dict:
+        observe = type(self).observe is not Adapter.observe
+        return {"protocol": "1", "engine": self.engine,
+                "supports": {**self.supports, "observe": self.supports.get("observe", observe)}}
+
+    def new_game(self, request: dict) -> dict:
+        game = read_new_game(request, self.supports, self.name)
+        position = self.deal(game)
+        state = bookkeeping.fresh(self.view(position), game.ruleset, game.dealer)
+        self._remember(state, position)
+        return state
+
+    def legal_moves(self, state: dict) -> list:
+        check_state(state, self.supports, self.name)
+        position = self.setup(state)
+        if state["result"] is not None:  # P-22: none once the game is over
+            return []
+        return [move for move, _ in self._listed(position).values()]
+
+    def apply(self, state: dict, move: Any) -> dict:
+        """Checks in the order of the contract (R-PLAY-5): the game over, a malformed move, then
+        the engine's legal set; the rule is named by the kit when the engine does not name it."""
+        check_state(state, self.supports, self.name)
+        position = self.setup(state)
+        if state["result"] is not None:
+            raise Refused("illegal_move", "the game is over", "R-PLAY-2", named_by="kit")
+        options = state["ruleset"]["options"]
+        move = parse_move(move, len(state["players"]), set(deck_of(options)))
+        listed = self._listed(position).get(move_key(move))
+        if listed is None:
+            raise self.refusal(state, move, f"{self.name} does not offer this move")
+        try:
+            position = self.play(position, listed[1])
+        except Refused as refused:
+            if refused.code != "illegal_move":
+                raise
+            if refused.rule:
+                raise Refused("illegal_move", refused.message, refused.rule,
+                              named_by="engine") from None
+            raise self.refusal(state, move, refused.message) from None
+        new = bookkeeping.after(state, move, self.view(position))
+        self._remember(new, position)
+        return new
+
+    def refusal(self, state: dict, move: dict, message: str) -> Refused:
+        """The rule a refused move breaks, as the reference engine diagnoses it on the same state
+        (``reference_impl.api.apply``): engines rarely say why, the contract wants the first rule
+        broken (P-23). Marked ``named_by: kit``; ``rule`` is null when the reference engine would
+        accept the move (the engine and the rules disagree, and the kit will not guess)."""
+        try:
+            api.apply(state, move)
+        except api.IllegalMove as exc:
+            return Refused("illegal_move", f"{message}; the reference engine: {exc.message}",
+                           exc.rule, named_by="kit")
+        except api.EngineError as exc:
+            why = f"the reference engine cannot judge it ({exc})"
+        else:
+            why = "the reference engine accepts it, so the kit names no rule"
+        return Refused("illegal_move", f"{message}; {why}", None, named_by="kit")
+
+    def dispatch(self, request: dict) -> dict:
+        """The answer's fields for one request; raises :class:`Refused` for a refusal."""
+        op = request.get("op")
+        if op == "hello":
+            return self.hello()
+        if op == "new_game":
+            return {"state": self.new_game(request)}
+        if op not in ("legal_moves", "apply", "observe"):
+            raise Refused("bad_request", f"unknown op {op!r}")
+        state = request.get("state")
+        if not isinstance(state, dict):
+            raise Refused("bad_request", f"{op} needs a state (an object)", pointer="/state")
+        if op == "legal_moves":
+            return {"moves": self.legal_moves(state)}
+        if op == "apply":
+            if "move" not in request:
+                raise Refused("bad_request", "apply needs a move", pointer="/move")
+            return {"state": self.apply(state, request["move"])}
+        if type(self).observe is Adapter.observe:
+            return {"observation": self.observe(None, state, request.get("player"))}
+        player = request.get("player")
+        if not isinstance(player, int) or isinstance(player, bool):
+            raise Refused("bad_request", "observe needs a player (a seat)", pointer="/player")
+        check_state(state, self.supports, self.name)
+        if not 0 <= player < len(state["players"]):
+            raise Refused("bad_request", f"unknown player {player}", pointer="/player")
+        return {"observation": self.observe(self.setup(state), state, player)}
+
+    def answer(self, line: str | bytes) -> dict:
+        """The answer to one request line. Never raises (P-27): a refusal is an error answer, and
+        so is an exception of the translation (``bad_request``, with the exception named and its
+        traceback on stderr, since the protocol has no code for an engine's own failure)."""
+        try:
+            request = json.loads(line)
+        except ValueError as exc:
+            return {"id": None, "ok": False,
+                    "error": Refused("bad_request", f"the line is not JSON: {exc}").to_json()}
+        if not isinstance(request, dict):
+            return {"id": None, "ok": False,
+                    "error": Refused("bad_request", "a request is a JSON object").to_json()}
+        ident = request.get("id")
+        try:
+            return {"id": ident, "ok": True, **self.dispatch(request)}
+        except Refused as refused:
+            return {"id": ident, "ok": False, "error": refused.to_json()}
+        except Exception as exc:  # noqa: BLE001 - never die on a request (P-27)
+            traceback.print_exc(file=sys.stderr)
+            error = Refused("bad_request", f"{self.name} raised {type(exc).__name__}: {exc}",
+                            exception=type(exc).__name__)
+            return {"id": ident, "ok": False, "error": error.to_json()}
+
+    def serve(self, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+        """Answer requests line by line until end of input (P-4, P-5); returns 0."""
+        stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+        for line in stdin:
+            stdout.write(json.dumps(self.answer(line)) + "\n")
+            stdout.flush()
+        return 0
+
+    # ------------------------------------------------------------------ helpers
+
+    def _listed(self, position: Any) -> dict:
+        out = {}
+        for item in self.moves(position):
+            move, native = item if isinstance(item, tuple) else (item, item)
+            out[move_key(move)] = (move, native)
+        return out
+
+    def _remember(self, state: dict, position: Any) -> None:
+        if type(self).setup is Adapter.setup:  # only an engine without setup needs them
+            self._positions[dumps(state)] = copy.deepcopy(position)
+            while len(self._positions) > REMEMBERED:
+                self._positions.popitem(last=False)
