@@ -10,7 +10,8 @@
 - ``fuzz``: differential fuzzing against the reference engine (:mod:`conformance.fuzz`);
 - ``report``: JSON Lines run reports as an HTML page or Markdown, engines side by side
   (:mod:`conformance.html_report`);
-- ``identify``: which value of each option an engine plays (:mod:`conformance.identify`).
+- ``identify``: which value of each option an engine plays (:mod:`conformance.identify`);
+- ``export``: the suite's cases as one JSON document (:mod:`conformance.export`).
 
 Exit status of ``run``: 0 when every selected case passes (unsupported cases do not count
 against it), 1 when a case fails, 2 for a usage or configuration error (a bad option, an engine
@@ -184,6 +185,17 @@ def build_parser() -> argparse.ArgumentParser:
     from . import identify as identify_module
 
     identify_module.add_cli_arguments(identify_parser)
+
+    export_parser = commands.add_parser(
+        "export",
+        help="write the suite's cases (fixtures, perft positions, records) as one JSON document",
+        description="Write every fixture case, perft position and packaged game record as one "
+        "JSON document, for runners in other languages. Exit 0 when written, 2 when a fixture "
+        "is broken.",
+    )
+    from . import export as export_module
+
+    export_module.add_cli_arguments(export_parser)
 
     report_parser = commands.add_parser(
         "report",
@@ -402,6 +414,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fuzz_module.run_cli(args)
     if args.command == "report":
         return report(args)
+    if args.command == "export":
+        from . import export as export_module
+
+        return export_module.run_cli(args)
     if args.command == "identify":
         from . import identify as identify_module
 

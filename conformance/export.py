@@ -1,0 +1,120 @@
+"""``durak-conformance export``: the suite as data, for runners in any language.
+
+The JSON Schema Test Suite's model: the cases are data, and a runner written in JavaScript, Rust
+or anything else reads them without this package. One JSON document holds every fixture case
+(each a case of ``spec/schema/fixture.schema.json``, plus where it comes from and its resolved
+ruleset, so a runner need not resolve presets itself), every perft position
+(``spec/perft.md``) and every packaged game record (``spec/schema/record.schema.json``).
+
+The Gherkin scenarios are not in it yet: their steps are sentences, run by the step definitions of
+``conformance.bdd``, not data. The expected answers are the cases' own, worked from the rules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .loader import Case, load_paths
+from .perft import POSITIONS_DIR, load_positions
+from .record import RECORDS_DIR, load_record
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+#: Bumped when the export's shape changes (not when cases are added).
+EXPORT_VERSION = 1
+
+
+def case_data(case: Case, root: Path) -> dict[str, Any]:
+    """One fixture case as the fixture schema writes it, with its source and resolved ruleset."""
+    from reference_impl.rulesets import resolve_ruleset
+
+    data: dict[str, Any] = {
+        "id": case.id,
+        "description": case.description,
+        "rules": list(case.rules),
+        "ruleset": case.ruleset,
+        "players": case.players,
+        "start": case.start,
+    }
+    if case.options:
+        data["options"] = dict(case.options)
+    if case.start_refused is not None:
+        data["start_refused"] = dict(case.start_refused)
+    else:
+        data["steps"] = [dict(step.data) for step in case.steps]
+    return {
+        "case": data,
+        "resolved_ruleset": resolve_ruleset(case.ruleset),
+        "source": f"{_relative(case.path, root)}:{case.line}",
+    }
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def export_suite() -> dict[str, Any]:
+    """The whole exportable suite as one JSON-ready document."""
+    root = FIXTURES.parent.parent
+    cases, problems = load_paths([FIXTURES])
+    if problems:
+        raise ValueError("broken fixtures cannot be exported: " + "; ".join(map(str, problems)))
+    positions = [
+        {
+            "id": p.id,
+            "description": p.description,
+            "ruleset": p.ruleset,
+            "players": p.players,
+            "start": p.start,
+            "perft": dict(p.counts),
+            "source": p.source,
+        }
+        for p in load_positions()
+    ]
+    records = [
+        {"source": _relative(path, root), "record": load_record(path)}
+        for path in sorted(RECORDS_DIR.glob("*.json"))
+    ]
+    return {
+        "version": EXPORT_VERSION,
+        "suite": "durak-conformance",
+        "fixtures": [case_data(case, root) for case in cases],
+        "perft": positions,
+        "records": records,
+        "not_exported": "the Gherkin scenarios of features/ (steps are sentences, not data)",
+        "schemas": {
+            "fixtures[].case": "spec/schema/fixture.schema.json ($defs/case)",
+            "records[].record": "spec/schema/record.schema.json",
+            "perft[]": f"spec/perft.md ({_relative(POSITIONS_DIR, root)})",
+        },
+    }
+
+
+def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", metavar="FILE", help="write to FILE (default: standard output)")
+
+
+def run_cli(args: argparse.Namespace, out: Any = None) -> int:
+    """0 when written, 2 when the suite has a broken fixture."""
+    try:
+        document = export_suite()
+    except ValueError as exc:
+        print(f"durak-conformance export: {exc}", file=sys.stderr)
+        return 2
+    text = json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(
+            f"exported {len(document['fixtures'])} fixture cases, {len(document['perft'])} perft "
+            f"positions, {len(document['records'])} records to {args.out}",
+            file=out or sys.stdout,
+        )
+    else:
+        (out or sys.stdout).write(text)
+    return 0
