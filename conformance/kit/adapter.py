@@ -69,8 +69,9 @@ class Adapter:
         ``Refused("unsupported", ...)`` for a position your engine cannot hold.
 
         Optional: without it the kit remembers the positions it made (by the state answered) and
-        answers ``unsupported`` for any other state, so cases that start from a position are not
-        played; positions must then survive ``copy.deepcopy``.
+        answers ``unsupported`` for any other state: enough for dealt games, but a case that starts
+        from a position then fails, refused inside the claim (P-17). Positions must then survive
+        ``copy.deepcopy``.
         """
         position = self._positions.get(dumps(state))
         if position is None:
