@@ -24,6 +24,7 @@ STATUS_TITLES = {
     "option": "Options (engines choose a value per ruleset)",
     "rule": "Settled by a rule (the same in every ruleset)",
     "out_of_scope": "Out of scope (documented, not specified)",
+    "defect": "Defects (played by an engine, by no source on purpose: an engine playing one fails)",
 }
 
 
@@ -48,8 +49,11 @@ def render_ambiguities() -> str:
         "Entries with status *option* are the options of a ruleset (the default is the "
         "`podkidnoy` value); *rule* entries are answered once for all rulesets by "
         "`spec/rules.md`; *out of scope* entries are documented but not part of the specified "
-        "game. Catalog keys V1..V23 refer to the research catalog, OQ1..OQ12 to the open "
-        "questions; source keys are listed at the end.\n\n"
+        "game; *defect* entries record a reading an engine plays that no source plays on "
+        "purpose and that breaks a rule under every value, so an engine playing it fails the "
+        "suite instead of being unsupported (no option is added for it). Catalog keys V1..V23 "
+        "refer to the research catalog, OQ1..OQ12 to the open questions; source keys are listed "
+        "at the end.\n\n"
     )
     out.append("| id | status | option | default | rules |\n|---|---|---|---|---|\n")
     for entry in catalog["ambiguities"]:
@@ -83,6 +87,8 @@ def render_ambiguities() -> str:
             out.append(f"**Why this default.** {_text(entry['rationale'])}\n")
             if entry["status"] == "out_of_scope":
                 out.append(f"\n**Why out of scope.** {_text(entry['reason'])}\n")
+            elif entry["status"] == "defect":
+                out.append(f"\n**Why a defect.** {_text(entry['reason'])}\n")
     out.append("\n## Sources\n\n| key | source |\n|---|---|\n")
     for key, text in sources.items():
         out.append(f"| {key} | {_cell(text)} |\n")

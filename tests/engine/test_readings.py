@@ -1,12 +1,14 @@
 """Options that record readings real engines play, worked out by hand: ``pass_required``
 (R-THROW-5, R-BOUT-1/2), ``take_clears_passes`` (R-THROW-6, R-TAKE-2), ``finish_order``
-(R-OUT-3). Each test states a position and the answer under every value."""
+(R-OUT-3); and a reading the catalog records as a defect (a transfer without a capacity check,
+R-TRANSFER-3), refused under every value. Each test states a position and the answer under every
+value."""
 
 import pytest
 
 from reference_impl import api
 
-from .helpers import assert_legal, beat, hand, make_state, pass_, play, take, throw
+from .helpers import assert_legal, beat, hand, make_state, pass_, play, refused, take, throw
 
 # --------------------------------------------------------------------------- pass_required
 
@@ -168,3 +170,19 @@ def test_two_players_cannot_tell_the_values_apart(value):
                    finish_order=value)
     s = play(s, {"player": 0, "action": "attack", "cards": ["7C"]}, beat(1, "7C", "8C"))
     assert s["finished"] == [0, 1] and s["result"]["draw"]
+
+
+# --------------------------------------------------------------------------- a defect, no option
+
+
+@pytest.mark.parametrize("capacity", ["hand", "hand_and_limit", "hand_plus_one"])
+def test_no_capacity_value_lets_a_transfer_outnumber_the_new_defender(capacity):
+    # catalog V17b-transfer-without-capacity-check: every value checks the target's hand
+    s = make_state([["9C"], ["KD", "AH", "7S", "8S"]],
+                   table=[("7C", 0, None), ("7D", 0, None), ("7H", 0, None)], trump="QS",
+                   talon=[], attacker=0, defender=1, number=12, preset="perevodnoy",
+                   transfer_capacity=capacity, trump_show="before_first_beat")
+    moves = api.legal_moves(s)
+    assert not [m for m in moves if m["action"] in ("transfer", "show_trump")]
+    assert refused(s, {"player": 1, "action": "transfer", "cards": ["7S"]}) == "R-TRANSFER-3"
+    assert refused(s, {"player": 1, "action": "show_trump", "card": "7S"}) == "R-TRANSFER-3"
