@@ -42,7 +42,6 @@ const badRequest = (message, pointer = null, rule = null) =>
 const RANKS = '23456789TJQKA';
 const SUITS = 'CDHS';
 const LOWEST_RANK = { 24: '9', 36: '6', 52: '2' };
-const CARD_RE = /^([2-9TJQKA])([CDHS])(2?)$/;
 
 const rankOf = (card) => RANKS.indexOf(card[0]);
 const suitOf = (card) => card[1];
@@ -452,7 +451,14 @@ function answerLine(line, handlers) {
     const refusal = e instanceof Refused ? e : badRequest(`the engine raised ${e && e.name}: ${e && e.message}`);
     reply = { ok: false, error: refusal.toJSON() };
   }
-  const body = JSON.stringify(reply);
+  let body;
+  try {
+    body = JSON.stringify(reply);
+  } catch (e) { // an answer that cannot be written (a BigInt, a cycle) is the engine's fault too
+    process.stderr.write(`${e.stack}\n`);
+    body = JSON.stringify({ ok: false, error: badRequest(`the answer cannot be written: ${e.message}`).toJSON() });
+  }
+  // The id goes first, as its raw text; the rest of the answer follows it.
   return `{"id":${idText},${body.slice(1)}`;
 }
 
@@ -468,7 +474,7 @@ function serve(handlers) {
 
 module.exports = {
   Refused, badRequest, isObject, isSeat,
-  RANKS, SUITS, LOWEST_RANK, CARD_RE, rankOf, suitOf, cardKey, sortCards, canonicalDeck,
+  RANKS, SUITS, LOWEST_RANK, rankOf, suitOf, cardKey, sortCards, canonicalDeck,
   MASK64, splitmix64, portableShuffle, rawTopLevel, parseSeed,
   CATALOG, DEFAULTS, PRESETS, resolveRuleset, checkClaim, deckKey, readNewGame, checkState,
   answerLine, serve,
