@@ -45,18 +45,35 @@ class OptionVerdict:
     failed: dict[str, list[str]] = field(default_factory=dict)
     #: failures set aside: the case also depends on another option the engine plays otherwise
     explained: dict[str, str] = field(default_factory=dict)  # case id -> that option
+    #: cases of the value the engine is sent that it fails. They speak against the claim only
+    #: when another value's cases all pass (the engine plays that one); otherwise they are bugs
+    #: inside the claim, which ``run`` reports, and say nothing of the dialect.
+    bugs: list[str] = field(default_factory=list)
+
+    def _failed(self) -> set[str]:
+        failed = set(self.failed)
+        others = [v for v in self.passed if v != self.sent and v not in failed]
+        if self.bugs and others:
+            failed.add(self.sent)
+        return failed
+
+    @property
+    def misclaimed(self) -> bool:
+        """The claimed value's failures are evidence of another value, not bugs."""
+        return self.sent in self._failed() and self.sent not in self.failed
 
     def values_tried(self) -> list[str]:
-        return sorted(set(self.passed) | set(self.failed))
+        return sorted(set(self.passed) | self._failed())
 
     def _consistent(self) -> list[str]:
-        return [v for v in self.values_tried() if v not in self.failed and v in self.passed]
+        failed = self._failed()
+        return [v for v in self.values_tried() if v not in failed and v in self.passed]
 
     @property
     def plays(self) -> str | None:
         """The value the cases say the engine plays, or None when they do not tell."""
-        tried, consistent = self.values_tried(), self._consistent()
-        others_fail = all(v in self.failed for v in tried if v not in consistent)
+        tried, consistent, failed = self.values_tried(), self._consistent(), self._failed()
+        others_fail = all(v in failed for v in tried if v not in consistent)
         if len(consistent) == 1 and others_fail and len(tried) > 1:
             return consistent[0]
         if not consistent and tried and self.sent not in tried:
@@ -65,8 +82,8 @@ class OptionVerdict:
 
     @property
     def inconsistent(self) -> bool:
-        """No value's cases all pass, the sent value's included."""
-        return not self._consistent() and self.sent in self.values_tried()
+        """Some value's cases pass and fail by turns, and no value's cases all pass."""
+        return not self._consistent() and any(v in self.passed for v in self.values_tried())
 
     def summary(self) -> str:
         tried, consistent = self.values_tried(), self._consistent()
@@ -155,6 +172,9 @@ def _verdicts(trials: list[_Trial], reference: CaseRunner) -> dict[str, OptionVe
         verdicts: dict[str, OptionVerdict] = {}
         for trial in trials:
             verdict = verdicts.setdefault(trial.option, OptionVerdict(trial.option, trial.sent))
+            if not trial.ok and trial.value == trial.sent:
+                verdict.bugs.append(trial.case.id)
+                continue
             other = explained_by.get((trial.option, trial.case.id))
             if not trial.ok and other is not None:
                 verdict.explained[trial.case.id] = other
@@ -211,6 +231,12 @@ def format_verdicts(verdicts: dict[str, OptionVerdict]) -> str:
             lines.append(f"    {value}: {len(passed)} pass, {len(failed)} fail{tail}")
         for case_id, other in sorted(verdict.explained.items()):
             lines.append(f"    (set aside: {case_id} fails by {other})")
+        if verdict.bugs:
+            shown = ", ".join(verdict.bugs[:3]) + (" ..." if len(verdict.bugs) > 3 else "")
+            if verdict.misclaimed:
+                lines.append(f"    {verdict.sent} (claimed): fails {shown}")
+            else:
+                lines.append(f"    (fails inside its claim, a bug for run to show: {shown})")
     return "\n".join(lines) if lines else "no case tells any option's values apart on this engine"
 
 
