@@ -58,6 +58,20 @@ Feature: The deal
       Then the deal is the one the portable shuffle gives for seed 42
       And dealing again with seed 42 gives the same game
 
+    @R-DEAL-2
+    Scenario Outline: Seeds above 2^53 are dealt exactly: <seed>
+      A seed is an unsigned 64-bit integer. A JSON reader that keeps numbers as doubles rounds
+      these seeds to a neighbour and deals another deck; the deal must be this seed's.
+      Given a 2-player podkidnoy game
+      And the deck is shuffled with seed <seed>
+      When the game is dealt
+      Then the deal is the one the portable shuffle gives for seed <seed>
+
+      Examples:
+        | seed                 |
+        | 9007199254740993     |
+        | 18446744073709551615 |
+
     @R-DEAL-2 @opt:deck_size=52
     Scenario: The portable shuffle also orders a 52-card pack
       Given a 4-player podkidnoy game
