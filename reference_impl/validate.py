@@ -22,6 +22,7 @@ from reference_impl.cards import CARD_NAMES, CARD_NUMBERS, RANK_OF, SUIT_OF
 from reference_impl.errors import InvalidState
 from reference_impl.tables import (
     CAP_HAND,
+    CAPACITY_HAND_AND_LIMIT,
     CAP_SIX,
     CAP_SIX_FIVE_FIRST,
     NO_CAP,
@@ -385,7 +386,10 @@ def _check_bout(st: dict, bout: dict, n: int, hands: list, rules) -> None:
     # attack limits (R-ATTACK-3/4)
     unbeaten = sum(1 for pair in table if pair["defence"] is None)
     cap = _cap(rules, st, bout)
-    if len(table) > cap:
+    # a transfer under transfer_capacity hand or hand_plus_one checks only the new defender's
+    # hand (R-TRANSFER-3), so with two packs it may leave more attack cards than the cap
+    past_cap_by_transfer = rules.transfer and rules.capacity != CAPACITY_HAND_AND_LIMIT
+    if len(table) > cap and not past_cap_by_transfer:
         raise InvalidState("/table", f"{len(table)} attack cards exceed the cap of {cap} (R-ATTACK-3)")
     if unbeaten > hands[d].bit_count():
         raise InvalidState("/table", f"{unbeaten} unbeaten attack cards exceed the defender's "

@@ -226,3 +226,26 @@ def test_a_trump_show_clears_passes():
     assert s["bout"]["passed"] == [0]
     s = api.apply(s, show(1, "7D"))
     assert s["bout"]["passed"] == [] and s["bout"]["defender"] == 2
+
+
+def test_capacity_hand_lets_a_transfer_pass_the_cap_with_two_packs():
+    """transfer_capacity: hand checks only the new defender's hand (R-TRANSFER-3), so with two
+    packs a transfer may put a seventh ace on a table capped at six; the state that follows is a
+    valid one (the reference's own validator used to refuse it). hand_and_limit refuses it."""
+    hands = [
+        ["AC", "AH", "AS", "AC2", "AH2", "AS2"],
+        ["AD2", "9C", "9H", "TC", "TH", "JC"],
+        ["9S", "TS", "JS", "QS", "KS", "9S2", "TS2", "JS2"],
+    ]
+    common = dict(trump="9D", talon=[], attacker=0, defender=1, number=4, decks=2, deck_size=24)
+    for capacity, allowed in (("hand", True), ("hand_and_limit", False)):
+        s = make_state(hands, preset="perevodnoy", transfer_capacity=capacity, **common)
+        s = api.apply(s, attack(0, *hands[0]))
+        move = transfer(1, "AD2")
+        if not allowed:
+            assert refused(s, move) == "R-TRANSFER-3"
+            continue
+        after = api.apply(s, move)
+        assert len(after["table"]) == 7 and after["bout"]["defender"] == 2
+        api.validate_state(after)
+        assert take(2) in api.legal_moves(after)
