@@ -22,7 +22,7 @@ from . import canonical
 from .applicability import Applicability, decide, substitute
 from .engine import Engine, ErrorResult, InProcessEngine
 from .gating import Support, legal_player_counts
-from .invariants import state_problems
+from .invariants import state_problems, summarise
 from .loader import Case, Step
 from .observation import schema_problems
 
@@ -273,14 +273,12 @@ class CaseRunner:
         problems = state_problems(state) if self.check_states else []
         if not problems:
             return
-        rules = list(dict.fromkeys(problem.rule for problem in problems))
-        shown = "; ".join(str(problem) for problem in problems[:5])
-        more = f"; and {len(problems) - 5} more" if len(problems) > 5 else ""
+        rules, shown = summarise(problems)
         raise _Stop(
             self._wrong(
                 case,
                 step,
-                f"the state the engine answered breaks {', '.join(rules)}: {shown}{more}",
+                f"the state the engine answered breaks {', '.join(rules)}: {shown}",
                 "a state that holds every invariant of spec/rules.md (R-PLAY-6)",
                 {
                     "problems": [problem.to_json() for problem in problems],

@@ -55,7 +55,7 @@ from . import canonical
 from .cards import canonical as canonical_cards
 from .cards import deck as deck_cards
 
-__all__ = ["Problem", "state_problems"]
+__all__ = ["Problem", "state_problems", "summarise"]
 
 #: The rule a malformed state breaks (spec/rules.md: every state is a complete state of the
 #: contract).
@@ -95,6 +95,16 @@ def state_problems(state: Any) -> list[Problem]:
         if facts.has(*check.needs):
             check(facts, problems)
     return problems
+
+
+def summarise(problems: list[Problem], limit: int = 5) -> tuple[list[str], str]:
+    """The rules ``problems`` break (first appearance first) and a one-line text of the first
+    ``limit`` of them, for a failure message: the runner's and the scenarios' alike."""
+    rules = list(dict.fromkeys(problem.rule for problem in problems))
+    shown = "; ".join(str(problem) for problem in problems[:limit])
+    if len(problems) > limit:
+        shown += f"; and {len(problems) - limit} more"
+    return rules, shown
 
 
 # ------------------------------------------------------------------------------------ the schema

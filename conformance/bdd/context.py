@@ -40,13 +40,12 @@ def engine_hello(engine: Engine) -> dict[str, Any] | ErrorResult:
 def check_state(state: Any, when: str) -> None:
     """Fail the scenario when a state the engine answered breaks an invariant every state holds
     (:mod:`conformance.invariants`), whatever the scenario goes on to check."""
-    from conformance.invariants import state_problems
+    from conformance.invariants import state_problems, summarise
 
     problems = state_problems(state)
     if problems:
-        rules = ", ".join(dict.fromkeys(problem.rule for problem in problems))
-        shown = "; ".join(str(problem) for problem in problems[:5])
-        pytest.fail(f"the state {when} breaks {rules}: {shown}")
+        rules, shown = summarise(problems)
+        pytest.fail(f"the state {when} breaks {', '.join(rules)}: {shown}")
 
 
 def _canon(value: Any) -> str:
