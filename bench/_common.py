@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from conformance.engine import Engine
+from conformance.engines.base import Engine
 
 #: The reference engine behind the process protocol, as a subprocess command line.
 SERVE = [sys.executable, "-m", "conformance", "serve"]

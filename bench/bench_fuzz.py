@@ -18,10 +18,10 @@ import time
 
 from _common import SERVE, Counting
 
-from conformance.engine import Engine, InProcessEngine
-from conformance.fuzz import FuzzConfig, Fuzzer
-from conformance.process import SubprocessEngine
-from conformance.record import RECORDS_DIR, load_record, replay
+from conformance.engines.base import Engine, InProcessEngine
+from conformance.engines.process import SubprocessEngine
+from conformance.tools.fuzz import FuzzConfig, Fuzzer
+from conformance.tools.record import RECORDS_DIR, load_record, replay
 
 
 def fuzz_once(candidate: Engine, config: FuzzConfig) -> tuple[float, int, int, int]:

@@ -1,4 +1,4 @@
-"""Benchmark of the judge's state check, ``conformance.invariants.state_problems``.
+"""Benchmark of the judge's state check, ``conformance.suite.invariants.state_problems``.
 
 Plays random legal moves on the reference engine (fixed seeds) for a few rulesets and player
 counts, keeps every state, then prints how many states per second ``state_problems`` checks:
@@ -28,8 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance import invariants
-from conformance.invariants import state_problems
+from conformance.suite import invariants
+from conformance.suite.invariants import state_problems
 from reference_impl import api
 from reference_impl.codec import state_from_json, state_to_json
 from reference_impl.core import apply_move, legal_moves

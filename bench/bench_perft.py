@@ -29,9 +29,9 @@ from _common import ROOT, SERVE, Counting
 
 sys.path.insert(0, str(ROOT / "tests"))
 
-from conformance.engine import Engine, InProcessEngine
-from conformance.engines import make_engine
-from conformance.perft import load_positions, perft, start_state
+from conformance.engines.base import Engine, InProcessEngine
+from conformance.engines.factory import make_engine
+from conformance.tools.perft import load_positions, perft, start_state
 
 
 def measure(engine: Engine, position, depth: int, transpositions: bool = True):

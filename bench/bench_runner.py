@@ -22,11 +22,11 @@ import time
 
 from _common import ROOT, SERVE, Counting
 
-from conformance.cases import CaseRunner
-from conformance.engine import Engine, InProcessEngine
-from conformance.gating import Support
-from conformance.loader import load_paths
-from conformance.process import SubprocessEngine
+from conformance.engines.base import Engine, InProcessEngine
+from conformance.engines.gating import Support
+from conformance.engines.process import SubprocessEngine
+from conformance.suite.cases import CaseRunner
+from conformance.suite.loader import load_paths
 
 
 def run_fixtures(engine: Engine, cases) -> tuple[float, dict[str, int]]:

@@ -4,14 +4,14 @@
   and the plugin of :mod:`conformance.pytest_plugin`;
 - ``serve``: the reference engine (or any in-process engine) as a process speaking
   spec/protocol.md on stdin/stdout;
-- ``perft``: move-path counts from named positions (:mod:`conformance.perft`);
-- ``coverage``: rule -> cases and option value -> cases (:mod:`conformance.traceability`);
-- ``replay``: game records replayed on an engine (:mod:`conformance.record`);
-- ``fuzz``: differential fuzzing against the reference engine (:mod:`conformance.fuzz`);
+- ``perft``: move-path counts from named positions (:mod:`conformance.tools.perft`);
+- ``coverage``: rule -> cases and option value -> cases (:mod:`conformance.tools.traceability`);
+- ``replay``: game records replayed on an engine (:mod:`conformance.tools.record`);
+- ``fuzz``: differential fuzzing against the reference engine (:mod:`conformance.tools.fuzz`);
 - ``report``: JSON Lines run reports as an HTML page or Markdown, engines side by side
-  (:mod:`conformance.html_report`);
-- ``identify``: which value of each option an engine plays (:mod:`conformance.identify`);
-- ``export``: the suite's cases as one JSON document (:mod:`conformance.export`).
+  (:mod:`conformance.reports.html`);
+- ``identify``: which value of each option an engine plays (:mod:`conformance.tools.identify`);
+- ``export``: the suite's cases as one JSON document (:mod:`conformance.tools.export`).
 
 Exit status of ``run``: 0 when every selected case passes (unsupported cases do not count
 against it), 1 when a case fails, 2 for a usage or configuration error (a bad option, an engine
@@ -27,7 +27,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .process import (
+from conformance.engines.process import (
     DEFAULT_MAX_CONSECUTIVE_FAULTS,
     DEFAULT_MAX_FAULTS,
     DEFAULT_MAX_LINE,
@@ -133,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     perft = commands.add_parser("perft", help="count move paths from named positions")
     _engine_arguments(perft)
     try:
-        from . import perft as perft_module
+        from conformance.tools import perft as perft_module
 
         perft_module.add_cli_arguments(perft)
     except ImportError:  # pragma: no cover - perft not shipped
@@ -145,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print which cases show each rule allowing and forbidding and which cases "
         "play each option value; exit 1 when the traceability gate would fail.",
     )
-    from . import traceability
+    from conformance.tools import traceability
 
     traceability.add_cli_arguments(coverage)
 
@@ -157,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
         "one. Exit 0 when all pass, 1 when one diverges or is broken, 2 for a usage error.",
     )
     _engine_arguments(replay_parser)
-    from . import record
+    from conformance.tools import record
 
     record.add_cli_arguments(replay_parser)
 
@@ -169,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
         "without findings, 1 with findings, 2 for a usage error.",
     )
     _engine_arguments(fuzz_parser)
-    from . import fuzz as fuzz_module
+    from conformance.tools import fuzz as fuzz_module
 
     fuzz_module.add_cli_arguments(fuzz_parser)
 
@@ -182,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Exit 0 when no option is played inconsistently, 1 when one is, 2 for a usage error.",
     )
     _engine_arguments(identify_parser)
-    from . import identify as identify_module
+    from conformance.tools import identify as identify_module
 
     identify_module.add_cli_arguments(identify_parser)
 
@@ -193,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
         "JSON document, for runners in other languages. Exit 0 when written, 2 when a fixture "
         "is broken.",
     )
-    from . import export as export_module
+    from conformance.tools import export as export_module
 
     export_module.add_cli_arguments(export_parser)
 
@@ -285,7 +285,7 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(argv, str):
         print(f"durak-conformance run: {argv}", file=sys.stderr)
         return 2
-    from .pytest_plugin import INCOMPLETE_EXIT
+    from conformance.pytest_plugin import INCOMPLETE_EXIT
 
     status = int(pytest.main(argv))
     if status == 0:
@@ -300,8 +300,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from .engines import EngineSpecError, make_engine
-    from .serve import serve as serve_engine
+    from conformance.engines.factory import EngineSpecError, make_engine
+    from conformance.engines.serve import serve as serve_engine
 
     spec = args.engine
     if spec and not spec.startswith(("python:", "reference")):
@@ -309,7 +309,7 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     try:
         if spec is None or spec.startswith("reference"):
-            from .engine import InProcessEngine
+            from conformance.engines.base import InProcessEngine
 
             engine = InProcessEngine(roundtrip=False)  # serve serialises every answer anyway
         else:
@@ -328,7 +328,7 @@ def serve(args: argparse.Namespace) -> int:
 def _on_engine(args: argparse.Namespace, command: str, run_cli: Callable[..., int]) -> int:
     """Start the engine of ``--engine`` with the process limits of :func:`_engine_arguments`, run
     ``run_cli(engine, args)`` on it and close it; 2 when the engine cannot be made."""
-    from .engines import EngineSpecError, make_engine
+    from conformance.engines.factory import EngineSpecError, make_engine
 
     try:
         engine = make_engine(
@@ -342,20 +342,20 @@ def _on_engine(args: argparse.Namespace, command: str, run_cli: Callable[..., in
 
 
 def perft(args: argparse.Namespace) -> int:
-    from . import perft as perft_module
+    from conformance.tools import perft as perft_module
 
     return _on_engine(args, "perft", perft_module.run_cli)
 
 
 def replay(args: argparse.Namespace) -> int:
-    from . import record
+    from conformance.tools import record
 
     return _on_engine(args, "replay", record.run_cli)
 
 
 def report(args: argparse.Namespace) -> int:
-    from .html_report import render_html, render_markdown
-    from .report_reader import ReportFileError, load_report
+    from conformance.reports.html import render_html, render_markdown
+    from conformance.reports.reader import ReportFileError, load_report
 
     try:
         reports = [load_report(path) for path in args.reports]
@@ -377,7 +377,7 @@ def report(args: argparse.Namespace) -> int:
 
 def _rule_titles() -> dict[str, str]:
     """``{rule ID: title}`` of spec/rules.md in spec order; empty (IDs alone) if unreadable."""
-    from .traceability import SpecIndex
+    from conformance.tools.traceability import SpecIndex
 
     try:
         return dict(SpecIndex.load().rules)
@@ -403,23 +403,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "perft":
         return perft(args)
     if args.command == "coverage":
-        from . import traceability
+        from conformance.tools import traceability
 
         return traceability.run_cli(args)
     if args.command == "replay":
         return replay(args)
     if args.command == "fuzz":
-        from . import fuzz as fuzz_module
+        from conformance.tools import fuzz as fuzz_module
 
         return fuzz_module.run_cli(args)
     if args.command == "report":
         return report(args)
     if args.command == "export":
-        from . import export as export_module
+        from conformance.tools import export as export_module
 
         return export_module.run_cli(args)
     if args.command == "identify":
-        from . import identify as identify_module
+        from conformance.tools import identify as identify_module
 
         return _on_engine(args, "identify", identify_module.run_cli)
     parser.print_help()

@@ -20,19 +20,19 @@ from typing import Any
 
 import pytest
 
-from .cases import CaseResult, CaseRunner
-from .engine import Engine, ErrorResult
-from .engines import EngineSpecError, make_engine
-from .gating import HelloError, Support
-from .loader import Case, LoadProblem, load_file, rule_area, rule_areas
-from .process import (
+from conformance.engines.base import Engine, ErrorResult
+from conformance.engines.factory import EngineSpecError, make_engine
+from conformance.engines.gating import HelloError, Support
+from conformance.engines.process import (
     DEFAULT_MAX_CONSECUTIVE_FAULTS,
     DEFAULT_MAX_FAULTS,
     DEFAULT_MAX_LINE,
     DEFAULT_TIMEOUT,
 )
-from .report import FAILING, JsonReport, Tally, failure_text, summary_lines
-from .xfail import XfailFileError, XfailList
+from conformance.reports.report import FAILING, JsonReport, Tally, failure_text, summary_lines
+from conformance.suite.cases import CaseResult, CaseRunner
+from conformance.suite.loader import Case, LoadProblem, load_file, rule_area, rule_areas
+from conformance.suite.xfail import XfailFileError, XfailList
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 FIXTURES_DIR = PACKAGE_DIR / "fixtures"
@@ -317,7 +317,7 @@ class CaseFailure(Exception):
 
 
 class FixtureItem(pytest.Item):
-    """One YAML case, run through :class:`~conformance.cases.CaseRunner`."""
+    """One YAML case, run through :class:`~conformance.suite.cases.CaseRunner`."""
 
     def __init__(self, *, case: Case, **kwargs: Any):
         super().__init__(**kwargs)
@@ -553,7 +553,7 @@ def durak_hello(pytestconfig: pytest.Config, durak_engine: Engine) -> dict[str, 
 
 @pytest.fixture(scope="session")
 def durak_support(pytestconfig: pytest.Config, durak_engine: Engine) -> Support:
-    """What the engine claims (:class:`~conformance.gating.Support`)."""
+    """What the engine claims (:class:`~conformance.engines.gating.Support`)."""
     support = durak_session(pytestconfig).support
     assert support is not None
     return support

@@ -16,7 +16,7 @@ Usage:
 independently of any engine, and only help an author work out positions by hand.
 
 The card notation, canonical deck and portable shuffle come from the judge's side
-(:mod:`conformance.cards`, :mod:`conformance.shuffle`), never from the reference engine, so these
+(:mod:`conformance.contract.cards`, :mod:`conformance.contract.shuffle`), never from the reference engine, so these
 checks stay independent of the engine that the fixtures judge, and the checker and the runner read
 the cards the same way.
 """
@@ -33,9 +33,9 @@ from typing import Any
 
 import yaml
 
-from conformance.cards import CARD_RE, card_key
-from conformance.cards import deck as full_deck
-from conformance.shuffle import shuffle
+from conformance.contract.cards import CARD_RE, card_key
+from conformance.contract.cards import deck as full_deck
+from conformance.contract.shuffle import shuffle
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "conformance" / "fixtures"

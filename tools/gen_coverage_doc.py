@@ -1,6 +1,6 @@
 """Generate docs/coverage.md: rule -> cases and option value -> cases, from the suite itself.
 
-The page is rendered by :func:`conformance.traceability.render_markdown` from spec/rules.md, the
+The page is rendered by :func:`conformance.tools.traceability.render_markdown` from spec/rules.md, the
 option catalog, conformance/fixtures/ and features/, so it always says what the gate counts.
 `python tools/gen_coverage_doc.py` rewrites it; `--check` exits 1 when the committed page is out
 of date (tests/trace runs the same comparison).
@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from conformance.traceability import collect, render_markdown
+from conformance.tools.traceability import collect, render_markdown
 
 TARGET = Path(__file__).resolve().parent.parent / "docs" / "coverage.md"
 

@@ -56,7 +56,7 @@ SPEC_DIR = ROOT / "spec"
 PACKAGE_PREFIX = "durak_mutant_"
 CONTROL = "control"
 
-#: outcomes that make a run fail (conformance.report.FAILING; repeated so that listing the mutants
+#: outcomes that make a run fail (conformance.reports.report.FAILING; repeated so that listing the mutants
 #: needs no import of the runner)
 FAILING = ("failed", "error", "broken", "xpassed", "mismatch")
 
@@ -465,7 +465,7 @@ def build(mutant: Mutant | None, root: Path) -> str:
 
 _ENGINE_FACTORY = '''"""The engine of mutant {label}: the reference engine's API from this copy."""
 
-from conformance.engine import InProcessEngine
+from conformance.engines.base import InProcessEngine
 
 from {package} import api
 from {package}.observe import observe

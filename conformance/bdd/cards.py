@@ -1,7 +1,7 @@
 """Cards as a scenario writes them, for the Gherkin steps.
 
 The notation itself (ranks, suits, the canonical order and deck) is the judge's one reading in
-:mod:`conformance.cards`, never the reference engine's card code: the steps check engines, the
+:mod:`conformance.contract.cards`, never the reference engine's card code: the steps check engines, the
 reference one included. This module adds what only scenario text needs: ``10S`` for the ten,
 lists such as ``"9S, JS and QS"`` or ``"nothing"``, and suit names.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from conformance.cards import CARD_RE, CardError
+from conformance.contract.cards import CARD_RE, CardError
 
 SUIT_NAMES = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
 

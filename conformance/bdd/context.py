@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from conformance.applicability import Applicability, decide
 from conformance.bdd.phrases import describe, normalise
 from conformance.bdd.position import PositionError, PositionSpec, option_value
 from conformance.bdd.support import observe_claimed, resolve
-from conformance.engine import Engine, ErrorResult
-from conformance.gating import HelloError, Support, legal_player_counts
+from conformance.engines.base import Engine, ErrorResult
+from conformance.engines.gating import HelloError, Support, legal_player_counts
+from conformance.suite.applicability import Applicability, decide
 
 _HELLO_CACHE: dict[int, dict[str, Any] | ErrorResult] = {}
 
@@ -39,8 +39,8 @@ def engine_hello(engine: Engine) -> dict[str, Any] | ErrorResult:
 
 def check_state(state: Any, when: str) -> None:
     """Fail the scenario when a state the engine answered breaks an invariant every state holds
-    (:mod:`conformance.invariants`), whatever the scenario goes on to check."""
-    from conformance.invariants import state_problems, summarise
+    (:mod:`conformance.suite.invariants`), whatever the scenario goes on to check."""
+    from conformance.suite.invariants import state_problems, summarise
 
     problems = state_problems(state)
     if problems:
@@ -57,7 +57,7 @@ class ScenarioGame:
 
     ``steps``: the scenario's own rendered steps, which the gate replays on the reference engine
     to learn whether the verdict depends on an option value the engine does not claim
-    (:mod:`conformance.applicability`); without them such a scenario is unsupported. ``forced``:
+    (:mod:`conformance.suite.applicability`); without them such a scenario is unsupported. ``forced``:
     option values that replace the scenario's own when the game starts (the gate's
     substitution).
     """
@@ -164,7 +164,7 @@ class ScenarioGame:
         self._state = answer
 
     def _gate(self, ruleset: dict[str, Any], expect_error: bool) -> Applicability:
-        """The gate of :mod:`conformance.applicability` for this scenario on this engine. A
+        """The gate of :mod:`conformance.suite.applicability` for this scenario on this engine. A
         scenario about a player count R-DECK-4 forbids is not gated on the count (no honest
         hello lists one), as for fixtures."""
         from reference_impl import rulesets

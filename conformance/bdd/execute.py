@@ -1,7 +1,7 @@
 """Running a rendered scenario's steps outside pytest, on any engine.
 
 The rulebook scenarios are bound as pytest tests (:mod:`conformance.bdd.suite`); the gate
-(:mod:`conformance.applicability`) needs to run the same scenario once more on the reference
+(:mod:`conformance.suite.applicability`) needs to run the same scenario once more on the reference
 engine, with some option values substituted, to learn whether its verdict depends on them. This
 module does that: it calls each step's definition as pytest-bdd would (the parsed arguments and
 the data table), on a :class:`ScenarioGame` of its own, and turns the step's outcome (an
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conformance.engine import Engine, InProcessEngine
+from conformance.engines.base import Engine, InProcessEngine
 
 _REFERENCE: Engine | None = None
 

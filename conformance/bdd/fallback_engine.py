@@ -15,7 +15,7 @@ import pytest
 @pytest.fixture(scope="session")
 def durak_engine() -> Iterator[Any]:
     """The in-process reference engine, one per session."""
-    from conformance.engine import InProcessEngine
+    from conformance.engines.base import InProcessEngine
 
     engine = InProcessEngine()
     try:

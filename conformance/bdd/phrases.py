@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from conformance.bdd.cards import parse_card, parse_cards
-from conformance.cards import CardError, canonical
+from conformance.contract.cards import CardError, canonical
 
 _CARD = r"\S+"
 _CARDS = r"[^\s].*?"

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.bdd.cards import SUIT_NAMES
-from conformance.cards import canonical, deck, suit_of
+from conformance.contract.cards import canonical, deck, suit_of
 
 DEFAULT_TRUMP_SUIT = "H"
 HAND_SIZE = 6

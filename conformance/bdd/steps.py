@@ -1,6 +1,6 @@
 """Step definitions for the rulebook features: players' words in, Engine calls out.
 
-Every step talks to the engine under test only through :class:`conformance.engine.Engine` (via
+Every step talks to the engine under test only through :class:`conformance.engines.base.Engine` (via
 :class:`conformance.bdd.context.ScenarioGame`); none of them knows a rule of Durak. What a scenario
 expects comes from its own text, written from the rules.
 
@@ -24,9 +24,9 @@ from conformance.bdd.cards import SUIT_NAMES, parse_card, parse_cards
 from conformance.bdd.context import ScenarioGame
 from conformance.bdd.phrases import VERBS, describe, normalise, parse_move, split_alternatives
 from conformance.bdd.support import options_from_tags
-from conformance.cards import canonical, deck
-from conformance.engine import ErrorResult
-from conformance.shuffle import shuffle
+from conformance.contract.cards import canonical, deck
+from conformance.contract.shuffle import shuffle
+from conformance.engines.base import ErrorResult
 
 WHO = r"(?P<who>player \d+|the defender|the new defender|the attacker|the main attacker)"
 SEATS = r"(?P<seats>(?:players? )?\d+(?:(?:, | and )\d+)*)"

@@ -5,7 +5,7 @@ Scenario) or sets them in a step (an Examples column of an outline). Its ruleset
 names with those options as overrides, resolved from the spec data. An engine whose ``hello`` does
 not claim that player count and every resolved option value skips the scenario as unsupported: it
 is not a failure (test262's feature flags). Which claims a scenario needs is decided by
-:mod:`conformance.applicability` (see :class:`conformance.bdd.context.ScenarioGame`).
+:mod:`conformance.suite.applicability` (see :class:`conformance.bdd.context.ScenarioGame`).
 """
 
 from __future__ import annotations

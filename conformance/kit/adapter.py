@@ -16,7 +16,7 @@ import traceback
 from collections import OrderedDict
 from typing import Any, ClassVar, TextIO
 
-from conformance.canonical import dumps
+from conformance.contract.canonical import dumps
 from reference_impl import api
 
 from . import bookkeeping

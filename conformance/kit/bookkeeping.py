@@ -33,7 +33,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
-from conformance.canonical import sort_cards
+from conformance.contract.canonical import sort_cards
 
 LOWEST = {24: "9", 36: "6", 52: "2"}
 

@@ -6,9 +6,9 @@ accepted as a seat, a 37-card deck dealt, ``unsupported`` answered where R-DECK-
 
 - :func:`read_new_game`: the ruleset resolved (``reference_impl.rulesets.resolve_ruleset``), the
   claim checked, the player count (R-DECK-4, R-TEAM-1), the deck from ``seed`` by the portable
-  shuffle (``conformance.shuffle``) or from ``deck``, the dealer and the previous game of a match
+  shuffle (``conformance.contract.shuffle``) or from ``deck``, the dealer and the previous game of a match
   (R-DEAL-3, R-MATCH-1..3); the answer is a :class:`Deal`;
-- :func:`check_state`: a state is valid (the judge's ``conformance.invariants.state_problems``,
+- :func:`check_state`: a state is valid (the judge's ``conformance.suite.invariants.state_problems``,
   which points at the first problem) and inside the claim;
 - :func:`parse_move`: a move is well formed (R-PLAY-5, step 2), reduced to the contract's fields.
 
@@ -20,10 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.canonical import canonical_move, sort_cards
-from conformance.cards import deck as canonical_deck
-from conformance.invariants import state_problems
-from conformance.shuffle import shuffle
+from conformance.contract.canonical import canonical_move, sort_cards
+from conformance.contract.cards import deck as canonical_deck
+from conformance.contract.shuffle import shuffle
+from conformance.suite.invariants import state_problems
 from reference_impl.rulesets import RulesetError, default_options, resolve_ruleset
 
 HAND = 6

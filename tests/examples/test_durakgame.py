@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
-from conformance.report import FAILING, read_report
+from conformance.reports.report import FAILING, read_report
 
 ROOT = Path(__file__).resolve().parents[2]
 ADAPTER = ROOT / "examples" / "durakgame" / "adapter.py"

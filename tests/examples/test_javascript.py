@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cards import deck as canonical_deck
 from conformance.cli import main
-from conformance.engine import InProcessEngine
-from conformance.report import FAILING, read_report
-from conformance.shuffle import shuffle
+from conformance.contract.cards import deck as canonical_deck
+from conformance.contract.shuffle import shuffle
+from conformance.engines.base import InProcessEngine
+from conformance.reports.report import FAILING, read_report
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = ROOT / "examples" / "javascript"

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from conformance.bdd.plugin import pytest_bdd_apply_tag, pytest_configure  # noqa: F401 - hooks
-from conformance.engine import InProcessEngine
+from conformance.engines.base import InProcessEngine
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,7 @@
 import pytest
 
 from conformance.bdd.position import PositionError, PositionSpec
-from conformance.cards import canonical, deck
+from conformance.contract.cards import canonical, deck
 from reference_impl.rulesets import resolve_ruleset
 
 

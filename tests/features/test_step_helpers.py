@@ -5,9 +5,9 @@ import pytest
 from conformance.bdd import features_dir
 from conformance.bdd.context import ScenarioGame
 from conformance.bdd.phrases import PhraseError, describe, parse_move, split_alternatives
-from conformance.cards import deck
-from conformance.engine import Engine
-from conformance.shuffle import shuffle, splitmix64
+from conformance.contract.cards import deck
+from conformance.contract.shuffle import shuffle, splitmix64
+from conformance.engines.base import Engine
 
 
 @pytest.mark.parametrize(

@@ -9,9 +9,10 @@ import random
 import jsonschema
 import pytest
 
-from conformance import canonical
-from conformance.engine import InProcessEngine
-from conformance.findings import (
+from conformance.contract import canonical
+from conformance.engines.base import InProcessEngine
+from conformance.suite.loader import load_file
+from conformance.tools.findings import (
     ACTION_RULES,
     DEAL_POINTER_RULES,
     MATCH_POINTER_RULES,
@@ -23,9 +24,8 @@ from conformance.findings import (
     pointer_rules,
     write_fixture,
 )
-from conformance.fuzz import probe_moves
-from conformance.loader import load_file
-from conformance.traceability import SpecIndex
+from conformance.tools.fuzz import probe_moves
+from conformance.tools.traceability import SpecIndex
 from reference_impl import specdata
 
 

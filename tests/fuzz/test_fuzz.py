@@ -13,12 +13,12 @@ import yaml
 from runner.helpers import processes_with, token
 
 from conformance.cli import main
-from conformance.engine import InProcessEngine
-from conformance.engines import make_engine
-from conformance.fuzz import FuzzConfig, Fuzzer, game_choices, plan_game
-from conformance.gating import Support
-from conformance.loader import load_file
-from conformance.record import load_record, replay
+from conformance.engines.base import InProcessEngine
+from conformance.engines.factory import make_engine
+from conformance.engines.gating import Support
+from conformance.suite.loader import load_file
+from conformance.tools.fuzz import FuzzConfig, Fuzzer, game_choices, plan_game
+from conformance.tools.record import load_record, replay
 
 from .helpers import engines_importable, fixture_validator, misbehave, serve
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from conformance.cards import deck
-from conformance.shuffle import shuffle, splitmix64
+from conformance.contract.cards import deck
+from conformance.contract.shuffle import shuffle, splitmix64
 
 from .helpers import ROOT, TOY
 

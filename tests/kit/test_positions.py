@@ -4,7 +4,7 @@ positions it answered, and refuses any other state as ``unsupported``."""
 from __future__ import annotations
 
 from conformance import kit
-from conformance.canonical import canonical_move
+from conformance.contract.canonical import canonical_move
 from reference_impl import api
 
 from .helpers import Toy, ask

@@ -1,13 +1,13 @@
-"""Seeds become decks by the portable shuffle (conformance/shuffle.py), and the deck goes to the
+"""Seeds become decks by the portable shuffle (conformance/contract/shuffle.py), and the deck goes to the
 seats the spec deals it to: the kit's side of R-DEAL-1..3 and R-TRUMP-1..3."""
 
 from __future__ import annotations
 
 import pytest
 
-from conformance.cards import deck
+from conformance.contract.cards import deck
+from conformance.contract.shuffle import shuffle
 from conformance.kit import dealt_to
-from conformance.shuffle import shuffle
 from reference_impl import api
 from reference_impl.cards import CARD_NAMES, portable_shuffle, seeded_deck
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 from conformance.cli import main
-from conformance.report import read_report
+from conformance.reports.report import read_report
 
 from .helpers import TOY, Toy
 

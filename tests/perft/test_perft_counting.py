@@ -1,4 +1,4 @@
-"""The perft counter itself (conformance/perft.py), on a toy engine whose tree is known by hand.
+"""The perft counter itself (conformance/tools/perft.py), on a toy engine whose tree is known by hand.
 
 The toy game: a pile of ``n`` stones, a move takes 1 or 2, the game is over at 0. With
 f(n, d) the perft: f(n, 0) = 1, f(0, d > 0) = 0, f(1, d) = f(0, d-1), f(n, d) = f(n-1, d-1) +
@@ -13,10 +13,10 @@ import io
 
 import pytest
 
-from conformance import perft as perft_module
-from conformance.engine import Engine, ErrorResult
-from conformance.gating import Support
-from conformance.perft import (
+from conformance.engines.base import Engine, ErrorResult
+from conformance.engines.gating import Support
+from conformance.tools import perft as perft_module
+from conformance.tools.perft import (
     PerftError,
     PerftPosition,
     PositionsError,
@@ -213,8 +213,8 @@ def test_a_mismatch_descends_to_the_first_move_where_the_engines_part(monkeypatc
     move it misses and the rule (R-BEAT-1) without being asked for --divide."""
     from pathlib import Path
 
-    from conformance.engines import make_engine
-    from conformance.perft import format_results, load_positions
+    from conformance.engines.factory import make_engine
+    from conformance.tools.perft import format_results, load_positions
 
     engines = Path(__file__).resolve().parents[1] / "runner" / "engines"
     monkeypatch.syspath_prepend(str(engines))

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conformance.engine import InProcessEngine
-from conformance.perft import divide, load_positions, perft, start_state
+from conformance.engines.base import InProcessEngine
+from conformance.tools.perft import divide, load_positions, perft, start_state
 
 from . import independent as ind
 

@@ -16,9 +16,9 @@ from referencing import Registry, Resource
 from runner.helpers import processes_with, token
 
 from conformance.cli import main
-from conformance.engine import InProcessEngine
-from conformance.engines import make_engine
-from conformance.record import (
+from conformance.engines.base import InProcessEngine
+from conformance.engines.factory import make_engine
+from conformance.tools.record import (
     RECORDS_DIR,
     RecordError,
     load_record,

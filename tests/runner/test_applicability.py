@@ -1,4 +1,4 @@
-"""Gating by dependence (conformance/applicability.py): a case runs on an engine whenever its
+"""Gating by dependence (conformance/suite/applicability.py): a case runs on an engine whenever its
 verdict does not depend on an option value the engine does not claim.
 
 The cases here are worked from the rules: a 2-player, 36-card deal in which seat 1 holds the
@@ -16,12 +16,12 @@ import textwrap
 
 import pytest
 
-from conformance.applicability import decide
-from conformance.cases import CaseRunner
 from conformance.cli import main
-from conformance.gating import Support
-from conformance.loader import load_file
-from conformance.report import read_report
+from conformance.engines.gating import Support
+from conformance.reports.report import read_report
+from conformance.suite.applicability import decide
+from conformance.suite.cases import CaseRunner
+from conformance.suite.loader import load_file
 from reference_impl import rulesets
 
 from .helpers import ENGINES
@@ -208,8 +208,8 @@ def test_a_whole_run_of_a_narrow_engine_runs_its_share_and_fails_nothing(tmp_pat
 def test_protocol_features_an_engine_declines_are_never_sent():
     """supports.dealer / supports.match false (P-16): a deal by another seat than N-1, or a next
     game of a match, is unsupported naming the feature; the fuzzer does not plan one."""
-    from conformance.fuzz import FuzzConfig, game_choices, plan_game
-    from conformance.gating import HelloError
+    from conformance.engines.gating import HelloError
+    from conformance.tools.fuzz import FuzzConfig, game_choices, plan_game
 
     hello = narrow_engine.make().hello()
     hello["supports"].update(dealer=False, match=False)

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cases import CaseRunner
-from conformance.engine import Engine, ErrorResult
-from conformance.gating import HelloError, Support
-from conformance.loader import Case, Step
-from conformance.xfail import XfailList
+from conformance.engines.base import Engine, ErrorResult
+from conformance.engines.gating import HelloError, Support
+from conformance.suite.cases import CaseRunner
+from conformance.suite.loader import Case, Step
+from conformance.suite.xfail import XfailList
 
 DEFAULTS = {"deck_size": 36, "decks": 1, "transfer": "off"}
 STATE = {

@@ -2,7 +2,7 @@
 
 from types import SimpleNamespace
 
-from conformance.engine import ErrorResult, InProcessEngine, is_error, new_game_request
+from conformance.engines.base import ErrorResult, InProcessEngine, is_error, new_game_request
 
 
 class _EngineError(Exception):

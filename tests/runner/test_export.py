@@ -10,8 +10,8 @@ import json
 import jsonschema
 
 from conformance.cli import main
-from conformance.export import FIXTURES
-from conformance.loader import load_paths
+from conformance.suite.loader import load_paths
+from conformance.tools.export import FIXTURES
 from reference_impl.specdata import schema_path
 
 from .helpers import ROOT

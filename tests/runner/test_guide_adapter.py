@@ -7,7 +7,7 @@ import re
 import sys
 
 from conformance.cli import main
-from conformance.report import read_report
+from conformance.reports.report import read_report
 
 from .helpers import DATA, ROOT
 

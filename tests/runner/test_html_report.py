@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
-from conformance.html_report import cell, render_html, render_markdown
-from conformance.report_reader import ReportFileError, load_report
-from conformance.traceability import SpecIndex
+from conformance.reports.html import cell, render_html, render_markdown
+from conformance.reports.reader import ReportFileError, load_report
+from conformance.tools.traceability import SpecIndex
 
 from .helpers import DATA, ENGINES, engine_env, misbehave_command, token
 

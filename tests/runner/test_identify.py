@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import sys
 
-from conformance.cases import CaseRunner
-from conformance.gating import Support
-from conformance.identify import FIXTURES, honest_hello, identify
-from conformance.loader import load_paths
+from conformance.engines.gating import Support
+from conformance.suite.cases import CaseRunner
+from conformance.suite.loader import load_paths
+from conformance.tools.identify import FIXTURES, honest_hello, identify
 
 from .helpers import ENGINES
 

@@ -1,4 +1,4 @@
-"""conformance/invariants.py: every kind of problem shown on a real state broken one way at a time,
+"""conformance/suite/invariants.py: every kind of problem shown on a real state broken one way at a time,
 no problem on the states of random reference games and of the fixtures, and no exception on any
 JSON value."""
 
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conformance import invariants
-from conformance.invariants import Problem, state_problems
+from conformance.suite import invariants
+from conformance.suite.invariants import Problem, state_problems
 from reference_impl import api
 from reference_impl.codec import state_from_json, state_to_json
 from reference_impl.core import apply_move, legal_moves
@@ -626,7 +626,7 @@ def test_the_fixtures_states_give_no_problem():
     """Every fixture's start state (with its resolved ruleset) and every state the reference
     answers along its moves hold the invariants: a fixture position the invariants refuse would
     fail every engine."""
-    from conformance.loader import load_paths
+    from conformance.suite.loader import load_paths
     from reference_impl.rulesets import resolve_ruleset
 
     cases, _ = load_paths([ROOT / "conformance" / "fixtures"])

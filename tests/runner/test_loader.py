@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from conformance.loader import load_file, load_paths
+from conformance.suite.loader import load_file, load_paths
 
 DATA = Path(__file__).parent / "data" / "loader"
 

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cases import CaseRunner
-from conformance.engine import Engine, ErrorResult, InProcessEngine
-from conformance.gating import Support, legal_player_counts
-from conformance.loader import Case, Step, load_file, load_paths
-from conformance.observation import schema_problems
+from conformance.engines.base import Engine, ErrorResult, InProcessEngine
+from conformance.engines.gating import Support, legal_player_counts
+from conformance.suite.cases import CaseRunner
+from conformance.suite.loader import Case, Step, load_file, load_paths
+from conformance.suite.observation import schema_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "conformance" / "fixtures"

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from conformance.engine import ErrorResult
-from conformance.process import SubprocessEngine
+from conformance.engines.base import ErrorResult
+from conformance.engines.process import SubprocessEngine
 
 from .helpers import engine_env, misbehave_argv, processes_with, token, zombie_children
 

@@ -12,10 +12,10 @@ import sys
 
 import pytest
 
-from conformance.cases import CaseRunner
-from conformance.gating import Support
-from conformance.identify import FIXTURES
-from conformance.loader import load_paths
+from conformance.engines.gating import Support
+from conformance.suite.cases import CaseRunner
+from conformance.suite.loader import load_paths
+from conformance.tools.identify import FIXTURES
 from reference_impl.rulesets import resolve_ruleset
 
 from .helpers import ROOT

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from conformance.cli import main
-from conformance.report import read_report
+from conformance.reports.report import read_report
 
 from .helpers import DATA, ENGINES, engine_env, misbehave_command, processes_with, token
 

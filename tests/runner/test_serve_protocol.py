@@ -9,8 +9,8 @@ import json
 import jsonschema
 import pytest
 
-from conformance.engine import InProcessEngine, new_game_request
-from conformance.serve import handle_line, serve
+from conformance.engines.base import InProcessEngine, new_game_request
+from conformance.engines.serve import handle_line, serve
 from reference_impl.specdata import schema_path
 
 SCHEMA = json.loads(schema_path("protocol").read_text())

@@ -1,5 +1,5 @@
 """The runner checks every state an engine answers with, whatever the case expects
-(conformance/invariants.py): a card copied into a second hand fails the case under R-DECK-5
+(conformance/suite/invariants.py): a card copied into a second hand fails the case under R-DECK-5
 even when no step looks at that hand, and a malformed state fails it naming the field instead of
 raising inside a step."""
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import copy
 
-from conformance.cases import CaseRunner
-from conformance.engine import InProcessEngine
-from conformance.gating import Support
-from conformance.loader import Case, Step
+from conformance.engines.base import InProcessEngine
+from conformance.engines.gating import Support
+from conformance.suite.cases import CaseRunner
+from conformance.suite.loader import Case, Step
 
 #: dealer 1 deals seat 0 the even indices: seat 1 holds 7C and the lowest trump 6H, so it opens
 DECK = ["6C", "7C", "8C", "7S", "TC", "9C", "QC", "6H", "AC", "KC", "9S", "JD", "AH", "6D", "7D", "8D", "9D", "TD", "QD", "KD", "AD", "7H", "8H", "9H", "TH", "JH", "QH", "KH", "6S", "8S", "TS", "JS", "QS", "KS", "AS", "JC"]

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from conformance.cli import main
-from conformance.report import read_report
+from conformance.reports.report import read_report
 
 
 @pytest.fixture(scope="module")

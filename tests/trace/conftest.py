@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.traceability import Coverage, collect, render_text
+from conformance.tools.traceability import Coverage, collect, render_text
 
 _COVERAGE = pytest.StashKey[Coverage]()
 

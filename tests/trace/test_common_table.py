@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from conformance.common_table import COMMON, EXCEPTIONS, common_table_gaps, tables_summary
-from conformance.traceability import Coverage
+from conformance.tools.common_table import COMMON, EXCEPTIONS, common_table_gaps, tables_summary
+from conformance.tools.traceability import Coverage
 
 
 def test_every_rule_that_applies_at_two_players_with_36_cards_is_shown_there(coverage: Coverage):
@@ -34,5 +34,5 @@ def test_an_exception_the_suite_shows_after_all_is_flagged(coverage: Coverage):
     rule = "R-TEAM-1"
     forged = dataclasses.replace(coverage.traces[0], table=COMMON, positive={rule}, negative={rule})
     gaps = common_table_gaps(dataclasses.replace(coverage, traces=[*coverage.traces, forged]))
-    hint = "drop it from conformance/common_table.py EXCEPTIONS"
+    hint = "drop it from conformance/tools/common_table.py EXCEPTIONS"
     assert gaps == [f"{rule} is shown at {COMMON} after all: {hint}"]

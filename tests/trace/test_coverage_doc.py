@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conformance.traceability import Coverage, render_markdown
+from conformance.tools.traceability import Coverage, render_markdown
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "coverage.md"
 

@@ -1,6 +1,6 @@
 """The traceability gate on the real suite: every rule is shown allowing and forbidding (or, for
 a descriptive rule, is depended on), every option value is played where it matters, and nothing
-the suite cites is missing from the spec. Definitions: conformance/traceability.py.
+the suite cites is missing from the spec. Definitions: conformance/tools/traceability.py.
 
 Each test fails with the exact list of what is missing; the whole table is printed in the
 terminal summary (conftest.py).
@@ -8,7 +8,7 @@ terminal summary (conftest.py).
 
 from __future__ import annotations
 
-from conformance.traceability import INCONSISTENT, UNKNOWN, UNREADABLE, Coverage
+from conformance.tools.traceability import INCONSISTENT, UNKNOWN, UNREADABLE, Coverage
 
 
 def _listing(title: str, items: list[str]) -> str:

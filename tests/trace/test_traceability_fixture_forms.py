@@ -8,7 +8,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from conformance.traceability import DESCRIPTIVE, SpecIndex, fixture_traces
+from conformance.tools.traceability import DESCRIPTIVE, SpecIndex, fixture_traces
 
 SPEC = SpecIndex(
     rules={

@@ -29,8 +29,8 @@ import json
 import sys
 import time
 
-from conformance.engine import InProcessEngine
-from conformance.serve import handle_line
+from conformance.engines.base import InProcessEngine
+from conformance.engines.serve import handle_line
 
 
 def _write(line: str) -> None:

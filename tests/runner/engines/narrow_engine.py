@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from types import SimpleNamespace
 
-from conformance.engine import InProcessEngine
+from conformance.engines.base import InProcessEngine
 from reference_impl import api
 
 HELLO_SUPPORTS = {"players": {"36": [2]}, "options": {}, "observe": False}

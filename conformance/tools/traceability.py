@@ -4,7 +4,7 @@ value, and what the suite cites that the spec does not have.
 The suite is only worth running if every rule of ``spec/rules.md`` is exercised both ways (an
 engine that allows too much and one that forbids too much must each fail some case) and every
 option value is played by a case where it matters. This module reads the YAML fixtures (through
-:mod:`conformance.loader`, the runner's own loader) and the Gherkin features (through pytest-bdd's
+:mod:`conformance.suite.loader`, the runner's own loader) and the Gherkin features (through pytest-bdd's
 parser, the one that runs them), records what each case shows, and builds a coverage table. The
 gate (``tests/trace``) fails on every gap it reports; ``tools/gen_coverage_doc.py`` renders it as
 ``docs/coverage.md``.
@@ -62,7 +62,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .common_table import common_table_gaps, table_name, tables_summary
+from conformance.suite import FIXTURES_DIR, PACKAGE_DIR
+from conformance.tools.common_table import common_table_gaps, table_name, tables_summary
 
 #: Rules that describe the game's material or records rather than permit or forbid anything, so no
 #: case can show them forbidding: each needs one case that depends on it (issue 6: "a rule that
@@ -73,10 +74,10 @@ DESCRIPTIVE: dict[str, str] = {
     "R-DECK-2": "the rank order; moves that break it are refused under R-BEAT-1",
     "R-DECK-3": "the card notation and twins; a bad card is a bad_request, not a rule",
     "R-DECK-5": "each card in one place: an invariant of every state, checked by "
-    "conformance/invariants.py; no move is refused for it",
+    "conformance/suite/invariants.py; no move is refused for it",
     "R-DEAL-2": "the deck order is an input: a determinism convention, nothing to refuse",
     "R-PLAY-6": "every state a complete position: the schema and the invariants of every state, "
-    "checked by conformance/invariants.py; no move is refused for it",
+    "checked by conformance/suite/invariants.py; no move is refused for it",
     "R-END-5": "no end by repetition: a game simply goes on; only a harness cap is asked for",
 }
 # R-INFO-1 and R-INFO-2 were descriptive until fixtures gained the observe step: an observation
@@ -163,7 +164,7 @@ class CaseTrace:
     positive: set[str] = field(default_factory=set)
     negative: set[str] = field(default_factory=set)
     options: dict[str, str] = field(default_factory=dict)
-    #: the table it plays at (:func:`conformance.common_table.table_name`), or None when unknown
+    #: the table it plays at (:func:`conformance.tools.common_table.table_name`), or None when unknown
     table: str | None = None
 
 
@@ -180,7 +181,7 @@ def fixture_traces(
     paths: Iterable[Path | str], spec: SpecIndex, root: Path | None = None
 ) -> tuple[list[CaseTrace], list[Problem]]:
     """Trace every fixture case under ``paths``; files or cases that do not load are problems."""
-    from .loader import load_paths
+    from conformance.suite.loader import load_paths
 
     cases, load_problems = load_paths(paths)
     problems = [
@@ -596,7 +597,7 @@ def build(traces: list[CaseTrace], problems: list[Problem], spec: SpecIndex) -> 
                 )
             )
     problems = problems + [
-        Problem("conformance/traceability.py DESCRIPTIVE", f"{rule} is not a rule of the spec")
+        Problem("conformance/tools/traceability.py DESCRIPTIVE", f"{rule} is not a rule of the spec")
         for rule in spec.descriptive
         if rule not in spec.rules
     ]
@@ -604,14 +605,14 @@ def build(traces: list[CaseTrace], problems: list[Problem], spec: SpecIndex) -> 
 
 
 def repo_root() -> Path:
-    return Path(__file__).resolve().parent.parent
+    return PACKAGE_DIR.parent
 
 
 def default_sources() -> tuple[list[Path], list[Path]]:
     """The packaged fixtures and the rulebook features."""
-    from .bdd import features_dir
+    from conformance.bdd import features_dir
 
-    return [Path(__file__).resolve().parent / "fixtures"], [features_dir()]
+    return [FIXTURES_DIR], [features_dir()]
 
 
 def collect(
@@ -692,7 +693,7 @@ GENERATED = (
 INTRO = (
     "Which cases of the suite show each rule of `spec/rules.md` allowing and forbidding, and "
     "which cases play each option value of `spec/ambiguities.yaml` on a position where it "
-    "matters. The traceability gate (`tests/trace`, module `conformance/traceability.py`) "
+    "matters. The traceability gate (`tests/trace`, module `conformance/tools/traceability.py`) "
     "fails on every gap listed here."
 )
 MARKDOWN_DEFINITIONS = """\
@@ -813,7 +814,7 @@ def run_cli(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m conformance.traceability",
+        prog="python -m conformance.tools.traceability",
         description="Rule -> cases and option value -> cases coverage of the suite.",
     )
     add_cli_arguments(parser)

@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any, BinaryIO
 
-from .engine import Engine, ErrorResult
+from conformance.engines.base import Engine, ErrorResult
 
 _OPS = ("hello", "new_game", "legal_moves", "apply", "observe")
 

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .gating import Support, deck_key
+from conformance.engines.gating import Support, deck_key
 
 #: The most joint substitutions tried on the reference before a case is declared blocked.
 MAX_TRIES = 12

@@ -2,7 +2,7 @@
 
 A record (``spec/schema/record.schema.json``) is one JSON document: the ruleset, the number of
 players, the deal (deck order or seed, dealer, the previous game of a match), every move in order,
-and the result. :func:`replay` plays a record on any :class:`~conformance.engine.Engine`: each
+and the result. :func:`replay` plays a record on any :class:`~conformance.engines.base.Engine`: each
 move must be in the engine's legal set and accepted by ``apply``, and the state after the last move
 must carry the recorded result. The first divergence is reported with its move index (the JSON
 pointer ``/moves/<i>`` into the record), the state before it, and what was expected against what
@@ -24,14 +24,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from . import canonical
-from .applicability import Applicability, decide, substitute
-from .cards import deck as canonical_deck
-from .engine import Engine, ErrorResult, InProcessEngine
+from conformance.contract import canonical
+from conformance.contract.cards import deck as canonical_deck
+from conformance.engines.base import Engine, ErrorResult, InProcessEngine
+from conformance.suite import RECORDS_DIR
+from conformance.suite.applicability import Applicability, decide, substitute
 
 RECORD_VERSION = 1
 SCHEMA_URL = "https://durak-conformance.example/schema/record.schema.json"
-RECORDS_DIR = Path(__file__).resolve().parent / "records"
 
 #: Seats a team layout is played by (R-TEAM-1).
 TEAM_PLAYERS = {"2v2": 4, "3v3": 6, "2v2v2": 6}
@@ -436,7 +436,7 @@ class ReplayResult:
     moves_played: int = 0
     moves_total: int = 0
     diagnostics: dict[str, Any] = field(default_factory=dict)
-    #: the gate's answer (conformance.applicability): values substituted, or what blocks it
+    #: the gate's answer (conformance.suite.applicability): values substituted, or what blocks it
     substituted: dict[str, Any] = field(default_factory=dict)
     blockers: tuple[str, ...] = ()
 
@@ -473,7 +473,7 @@ def replay(
 ) -> ReplayResult:
     """Replay ``record`` (already checked, e.g. by :func:`load_record`) on ``engine``.
 
-    ``support`` (a :class:`~conformance.gating.Support`) gates the record: outside the engine's
+    ``support`` (a :class:`~conformance.engines.gating.Support`) gates the record: outside the engine's
     claim it is ``unsupported``, not failed.
     """
     moves = record["moves"]
@@ -498,7 +498,7 @@ def replay(
 
 def record_applicability(record: dict[str, Any], support: Any) -> Applicability:
     """Whether ``record`` runs on an engine claiming ``support`` (the one gate of
-    :mod:`conformance.applicability`): the reference engine must replay the record, moves and
+    :mod:`conformance.suite.applicability`): the reference engine must replay the record, moves and
     result, under the option values substituted for the unclaimed ones."""
     from reference_impl import rulesets
 
@@ -745,7 +745,7 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
 def run_cli(engine: Engine, args: argparse.Namespace, out: Any = None) -> int:
     """Replay every record named in ``args``; 0 when all pass (or are unsupported), 1 when one
     diverges, is broken or meets an engine fault, 2 for a usage error."""
-    from .gating import HelloError, Support
+    from conformance.engines.gating import HelloError, Support
 
     out = out or sys.stdout
     paths = args.records or [str(RECORDS_DIR)]

@@ -18,11 +18,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .loader import Case, load_paths
-from .perft import POSITIONS_DIR, load_positions
-from .record import RECORDS_DIR, load_record
+from conformance.suite import FIXTURES_DIR as FIXTURES
+from conformance.suite.loader import Case, load_paths
+from conformance.tools.perft import POSITIONS_DIR, load_positions
+from conformance.tools.record import RECORDS_DIR, load_record
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 #: Bumped when the export's shape changes (not when cases are added).
 EXPORT_VERSION = 1
 

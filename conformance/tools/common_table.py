@@ -74,7 +74,7 @@ def common_table_gaps(coverage: Any) -> list[str]:
             if complete:
                 gaps.append(
                     f"{rule} is shown at {COMMON} after all: drop it from "
-                    "conformance/common_table.py EXCEPTIONS"
+                    "conformance/tools/common_table.py EXCEPTIONS"
                 )
             continue
         if not complete:

@@ -1,6 +1,6 @@
 """A JSON Lines run report read back strictly, for tools that render or compare reports.
 
-:func:`conformance.report.read_report` is the lenient reader the project's tests use. Rendering
+:func:`conformance.reports.report.read_report` is the lenient reader the project's tests use. Rendering
 several reports side by side (``durak-conformance report``) needs more: a file that is not a
 report, is cut off mid-line, or holds two runs must be rejected with its file and line and a hint
 what to do, before anything is drawn from half of it. A report without its ``summary`` line is
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .report import FINAL_OUTCOMES
+from conformance.reports.report import FINAL_OUTCOMES
 
 _KINDS = ("header", "engine", "case", "summary")
 _JSON_TYPES = {list: "array", str: "string", int: "number", float: "number", bool: "boolean"}

@@ -17,7 +17,7 @@ the root, so the failing position can be rebuilt.
 
 Perft positions are YAML data in ``conformance/perft/*.yaml`` (format in ``spec/perft.md``). The
 runner's CLI wires ``durak-conformance perft`` to :func:`add_cli_arguments` and :func:`run_cli`;
-``python -m conformance.perft`` runs them against the in-process reference engine.
+``python -m conformance.tools.perft`` runs them against the in-process reference engine.
 """
 
 from __future__ import annotations
@@ -33,12 +33,11 @@ from typing import Any
 
 import yaml
 
-from conformance import canonical as canonical_text
-from conformance.applicability import Applicability, decide, substitute
-from conformance.engine import Engine, ErrorResult, InProcessEngine
-from conformance.gating import HelloError, Support
-
-POSITIONS_DIR = Path(__file__).resolve().parent / "perft"
+from conformance.contract import canonical as canonical_text
+from conformance.engines.base import Engine, ErrorResult, InProcessEngine
+from conformance.engines.gating import HelloError, Support
+from conformance.suite import POSITIONS_DIR
+from conformance.suite.applicability import Applicability, decide, substitute
 
 __all__ = [
     "DivideEntry",
@@ -64,7 +63,7 @@ def canonical(value: Any) -> str:
 
 
 def canonical_move(move: dict[str, Any]) -> str:
-    """A move's identity, as everywhere in the runner (:func:`conformance.canonical.canonical_move`:
+    """A move's identity, as everywhere in the runner (:func:`conformance.contract.canonical.canonical_move`:
     its ``cards`` sorted in the contract's card order, keys sorted)."""
     return canonical_text.canonical_move(move)
 
@@ -336,7 +335,7 @@ class PositionResult:
     seconds: float = 0.0
     #: at the shallowest mismatch, where the engine first parts from the reference
     descent: Descent | None = None
-    #: the gate's answer (conformance.applicability): what was substituted, or what blocks it
+    #: the gate's answer (conformance.suite.applicability): what was substituted, or what blocks it
     applicability: Applicability | None = None
 
     @property
@@ -378,7 +377,13 @@ def descend(
     child whose count differs, again and again, until the legal sets or the next states differ.
     None when the counts agree. The rules come from the reference (what it refuses an extra move
     by; the rules of a missing move's action; the rules of a differing state's fields)."""
-    from .findings import ACTION_RULES, diff_paths, pointer_of, refusal_rules, state_rules
+    from conformance.tools.findings import (
+        ACTION_RULES,
+        diff_paths,
+        pointer_of,
+        refusal_rules,
+        state_rules,
+    )
 
     path: list[dict[str, Any]] = []
     while depth >= 1:
@@ -421,7 +426,7 @@ GATE_MAX_NODES = 20_000
 def position_applicability(
     position: PerftPosition, support: Support, depths: list[int]
 ) -> tuple[Applicability, list[int]]:
-    """The one gate (:mod:`conformance.applicability`) for a perft position, and the depths to
+    """The one gate (:mod:`conformance.suite.applicability`) for a perft position, and the depths to
     check: all of ``depths`` when nothing is substituted, else the small ones at which the
     reference engine counts the expected figures under the substitution."""
     from reference_impl import rulesets
@@ -615,10 +620,10 @@ def run_cli(engine: Engine, args: argparse.Namespace, out: Any = None) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m conformance.perft``: the suite's positions against the reference engine."""
-    from conformance.engine import InProcessEngine
+    """``python -m conformance.tools.perft``: the suite's positions against the reference engine."""
+    from conformance.engines.base import InProcessEngine
 
-    parser = argparse.ArgumentParser(prog="python -m conformance.perft", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m conformance.tools.perft", description=__doc__)
     add_cli_arguments(parser)
     args = parser.parse_args(argv)
     with InProcessEngine() as engine:

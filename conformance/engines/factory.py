@@ -1,4 +1,4 @@
-"""Turning an ``--engine`` argument into an :class:`~conformance.engine.Engine`.
+"""Turning an ``--engine`` argument into an :class:`~conformance.engines.base.Engine`.
 
 - nothing, ``reference`` or ``reference:inprocess``: the reference engine in this process;
 - ``python:MODULE:NAME``: an engine built in this process by calling ``MODULE.NAME()`` (an
@@ -13,8 +13,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .engine import Engine, InProcessEngine
-from .process import SubprocessEngine
+from conformance.engines.base import Engine, InProcessEngine
+from conformance.engines.process import SubprocessEngine
 
 
 class EngineSpecError(ValueError):

@@ -2,7 +2,7 @@
 
 One child process serves the whole session. Everything the child can do wrong (hang, exit, print
 garbage, print a line too long to hold, answer with someone else's id, leave out fields) becomes an
-:class:`~conformance.engine.ErrorResult` with diagnostics (what was sent, what came back, the tail
+:class:`~conformance.engines.base.ErrorResult` with diagnostics (what was sent, what came back, the tail
 of its stderr, its exit status) instead of an exception or a hung run. After a fault that leaves
 the stream out of step the child's whole process group is killed and a fresh child is started
 lazily for the next request. A circuit breaker stops asking an engine that keeps failing, so the
@@ -25,7 +25,7 @@ import subprocess
 import time
 from typing import Any
 
-from .engine import Engine, ErrorResult, new_game_request
+from conformance.engines.base import Engine, ErrorResult, new_game_request
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MAX_LINE = 1 << 20

@@ -8,18 +8,18 @@ fuzzer compares:
 1. the legal sets, as sets of canonical moves (a move listed twice is a disagreement too);
 2. a few moves outside the legal set, which both must refuse with the same code and rule;
 3. the state after one legal move chosen at random, applied to both, compared in the runner's
-   canonical form (:func:`conformance.canonical.normalise_state`).
+   canonical form (:func:`conformance.contract.canonical.normalise_state`).
 
-The first disagreement of a game ends it and becomes a :class:`~conformance.findings.Finding`:
+The first disagreement of a game ends it and becomes a :class:`~conformance.tools.findings.Finding`:
 a YAML fixture starting at the state before the step (the last state both agreed on, so the case
 is minimal in depth) with that one step and the reference's answer as the expected value. Findings
 are grouped by signature (the kind of disagreement); of each group only the one reached after the
 fewest moves is kept, so the fixture on disk is the shortest history seen. Every fixture is then
-run with :class:`~conformance.cases.CaseRunner` on both engines: it must pass on the reference
+run with :class:`~conformance.suite.cases.CaseRunner` on both engines: it must pass on the reference
 and fail on the engine under test, or the report says it does not reproduce.
 
 The engine under test may misbehave: it is driven through the same :class:`Engine` interface as
-the runner (a :class:`~conformance.process.SubprocessEngine` for a command), so a crash, a timeout
+the runner (a :class:`~conformance.engines.process.SubprocessEngine` for a command), so a crash, a timeout
 or garbage is a finding of its own, never a crash of the fuzzer.
 """
 
@@ -36,11 +36,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import canonical
-from .applicability import substitute
-from .cards import deck as canonical_deck
-from .engine import Engine, ErrorResult
-from .findings import (
+from conformance.contract import canonical
+from conformance.contract.cards import deck as canonical_deck
+from conformance.engines.base import Engine, ErrorResult
+from conformance.suite.applicability import substitute
+from conformance.suite.invariants import state_problems
+from conformance.tools.findings import (
     ACTION_RULES,
     DEAL_POINTER_RULES,
     MATCH_POINTER_RULES,
@@ -54,8 +55,7 @@ from .findings import (
     value_at,
     write_fixture,
 )
-from .invariants import state_problems
-from .record import MOVE_ACTIONS, TEAM_PLAYERS, make_record, max_players
+from conformance.tools.record import MOVE_ACTIONS, TEAM_PLAYERS, make_record, max_players
 
 DEFAULT_GAMES = 100
 DEFAULT_PROBES = 2
@@ -401,7 +401,7 @@ class Fuzzer:
 
     def greet(self) -> str | None:
         """Ask both engines hello and work out the games to draw from; a reason on failure."""
-        from .gating import HelloError, Support
+        from conformance.engines.gating import HelloError, Support
 
         supports = []
         for role, engine in (("reference", self.reference), ("engine under test", self.candidate)):
@@ -490,9 +490,9 @@ class Fuzzer:
             for signature in self.report.paths:
                 self.report.reproduces[signature] = "not checked: the engine was given up"
             return
-        from .cases import CaseRunner
-        from .gating import Support
-        from .loader import load_file
+        from conformance.engines.gating import Support
+        from conformance.suite.cases import CaseRunner
+        from conformance.suite.loader import load_file
 
         for signature, path in self.report.paths.items():
             cases, problems = load_file(path)
@@ -841,7 +841,7 @@ class Fuzzer:
     def _save_record(self, plan: GamePlan, moves: list[dict[str, Any]], state: dict) -> None:
         if self.config.records_dir is None:
             return
-        from .record import write_record
+        from conformance.tools.record import write_record
 
         record = make_record(
             plan.ruleset,
@@ -1033,7 +1033,7 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_cli(args: argparse.Namespace, out: Any = None) -> int:
     """``durak-conformance fuzz``: 0 without findings, 1 with findings, 2 for a usage error."""
-    from .engines import EngineSpecError, make_engine
+    from conformance.engines.factory import EngineSpecError, make_engine
 
     out = out or sys.stdout
 

@@ -1,6 +1,6 @@
 """A disagreement between two engines, written as a minimal YAML fixture ready for review.
 
-Differential fuzzing (:mod:`conformance.fuzz`) stops a game at the first step where the engine
+Differential fuzzing (:mod:`conformance.tools.fuzz`) stops a game at the first step where the engine
 under test answers differently from the reference engine. The fixture written for it is already
 minimal in depth: it starts at the last state both engines agreed on (the state before the step)
 and holds that one step, with the reference engine's answer as the expected value:
@@ -14,7 +14,7 @@ and holds that one step, with the reference engine's answer as the expected valu
 The expected values are one engine's answers, not yet the rules' answers: the description says so,
 and a maintainer must review the case against spec/rules.md before committing it to the suite.
 The file validates against ``spec/schema/fixture.schema.json`` and loads with
-:mod:`conformance.loader` (checked by :func:`write_fixture`).
+:mod:`conformance.suite.loader` (checked by :func:`write_fixture`).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from typing import Any
 
 import yaml
 
-from . import canonical
-from .invariants import state_problems
-from .record import ordered_move
+from conformance.contract import canonical
+from conformance.suite.invariants import state_problems
+from conformance.tools.record import ordered_move
 
 #: Rules an action exercises first (spec/rules.md R-PLAY-5 lists each action's rules in order).
 ACTION_RULES: dict[str, tuple[str, ...]] = {
@@ -159,7 +159,7 @@ def pointer_rules(paths: list[tuple], table: dict | None = None) -> list[str]:
 def refusal_rules(reference: Any, state: dict[str, Any], moves: list[dict[str, Any]]) -> list[str]:
     """The rules ``reference`` (an Engine) refuses ``moves`` by in ``state``: what an engine
     that lists them as legal breaks."""
-    from .engine import ErrorResult
+    from conformance.engines.base import ErrorResult
 
     rules: list[str] = []
     for move in moves:
@@ -177,7 +177,7 @@ def state_rules(
     of every state (each card in one place, R-DECK-5, and the others of R-PLAY-6); then, when
     only one engine closed the bout, when a bout closes (R-BOUT-1, or R-BOUT-2 and R-TAKE-2 for
     a take); or, when both closed it, the cards drawn (R-DRAW-1/2/3); then the rules of the
-    differing fields (:data:`~conformance.findings.POINTER_RULES`)."""
+    differing fields (:data:`~conformance.tools.findings.POINTER_RULES`)."""
     rules = list(dict.fromkeys(problem.rule for problem in state_problems(got)))
     bout = before.get("bout") or {}
     after = want.get("bout") or {}
@@ -307,7 +307,7 @@ def write_fixture(case: dict[str, Any], directory: Path | str) -> Path:
     """Write ``case`` to ``directory/<id>.yaml`` and check it validates and loads."""
     import jsonschema
 
-    from .loader import fixture_schema, load_file
+    from conformance.suite.loader import fixture_schema, load_file
 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)

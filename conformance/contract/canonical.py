@@ -4,7 +4,7 @@ The contract (docs/architecture.md) defines a canonical card order and says two 
 when their canonical serialisations are; moves are equal when their canonical JSON is. The suite
 applies these rules itself rather than borrowing the reference engine's, so the judge does not
 share code with one of the engines it judges; the card order is the judge's one reading of the
-notation, :mod:`conformance.cards`.
+notation, :mod:`conformance.contract.cards`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .cards import CARD_RE
-from .cards import card_key as _card_order
+from conformance.contract.cards import CARD_RE
+from conformance.contract.cards import card_key as _card_order
 
 #: Paths (keys, with "*" for any list index) of card lists whose order carries no meaning.
 _UNORDERED = frozenset(

@@ -8,7 +8,7 @@ they declare. A case about ``throw_in_timing: all_beaten`` that passes on an eng
 pass while every other value's cases fail somewhere is the engine's; none such means it plays no
 value consistently (the cases that show it are listed).
 
-Each case still goes through the one gate (:mod:`conformance.applicability`) for every other
+Each case still goes through the one gate (:mod:`conformance.suite.applicability`) for every other
 option, as if the engine claimed the value under test; the reference engine confirms the case
 depends on the option before it counts. The answers judged are the cases' own, never the
 reference's.
@@ -21,16 +21,15 @@ import dataclasses
 import json
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from .applicability import decide
-from .cases import CaseRunner
-from .engine import Engine, InProcessEngine
-from .gating import HelloError, Support
-from .loader import Case, load_paths
+from conformance.engines.base import Engine, InProcessEngine
+from conformance.engines.gating import HelloError, Support
+from conformance.suite import FIXTURES_DIR as FIXTURES
+from conformance.suite.applicability import decide
+from conformance.suite.cases import CaseRunner
+from conformance.suite.loader import Case, load_paths
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 #: Options fixed by the cards or the seating: a case cannot be sent under another value.
 UNSUBSTITUTABLE = ("deck_size", "decks", "teams")
 

@@ -1,6 +1,6 @@
 """Run reports as a page people read: one self-contained HTML file, or Markdown.
 
-Input is one or more run reports (:class:`conformance.report_reader.LoadedReport`); several are
+Input is one or more run reports (:class:`conformance.reports.reader.LoadedReport`); several are
 shown side by side, one column per engine, so "where do these engines differ" is one look. The
 page holds, in order: each engine's identity, claims and totals; the pass/fail matrix per rule
 area and per option value; each rule ID with its cases and their outcomes; the cases whose
@@ -12,7 +12,7 @@ no script. Every value from a report passes through :func:`html.escape` (a case 
 text may hold ``<`` or ``&``). Counts are always made from the case lines, never copied from the
 summary, so an interrupted run (no summary line) is still drawn correctly.
 
-Counting (as the terminal summary of :mod:`conformance.report`): a cell is
+Counting (as the terminal summary of :mod:`conformance.reports.report`): a cell is
 ``passed/run`` where ``run`` is passed + expected failures + failing outcomes; unsupported, not
 run and skipped cases are outside ``run`` and named beside the count.
 """
@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from .report import FAILING, FINAL_OUTCOMES, Tally
-from .report_reader import LoadedReport
+from conformance.reports.report import FAILING, FINAL_OUTCOMES, Tally
+from conformance.reports.reader import LoadedReport
 
 #: The totals every engine block shows, even at zero.
 HEADLINE = ("passed", "failed", "unsupported", "not_run", "xfailed")
@@ -508,7 +508,7 @@ def failure_html(case: dict[str, Any], anchor: str | None = None) -> str:
 
 def unlocks(report: LoadedReport, limit: int = 10) -> tuple[int, int, list[dict[str, Any]]]:
     """Cases executed, cases in the report, and the claims that would unlock the most
-    unsupported cases (each case names its blockers: conformance.applicability)."""
+    unsupported cases (each case names its blockers: conformance.suite.applicability)."""
     counts = Tally()
     for case in report.cases:
         counts.add(case)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import PROTOCOL_VERSION
+from conformance.engines.base import PROTOCOL_VERSION
 
 
 class HelloError(ValueError):

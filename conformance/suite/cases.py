@@ -18,13 +18,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import canonical
-from .applicability import Applicability, decide, substitute
-from .engine import Engine, ErrorResult, InProcessEngine
-from .gating import Support, legal_player_counts
-from .invariants import state_problems, summarise
-from .loader import Case, Step
-from .observation import schema_problems
+from conformance.contract import canonical
+from conformance.engines.base import Engine, ErrorResult, InProcessEngine
+from conformance.engines.gating import Support, legal_player_counts
+from conformance.suite.applicability import Applicability, decide, substitute
+from conformance.suite.invariants import state_problems, summarise
+from conformance.suite.loader import Case, Step
+from conformance.suite.observation import schema_problems
 
 #: Outcomes. ``failed``: a wrong answer; ``error``: the engine misbehaved (timeout, crash, garbled
 #: answer); ``unsupported``: outside the engine's hello claim; ``not_run``: the engine had failed too
@@ -90,9 +90,9 @@ class CaseRunner:
     ``resolve`` turns a fixture ruleset into ``{"name", "options"}`` and ``defaults`` gives each
     option's catalog default; both come from the spec data (``reference_impl.rulesets``) unless
     given, so tests can run without it. ``reference`` is the engine that decides whether a case
-    applies to the engine's claims (:mod:`conformance.applicability`); by default the reference
+    applies to the engine's claims (:mod:`conformance.suite.applicability`); by default the reference
     engine in process, started only when a case needs a substitution. ``check_states=False``
-    skips the invariants every answered state must hold (:mod:`conformance.invariants`), for
+    skips the invariants every answered state must hold (:mod:`conformance.suite.invariants`), for
     tests of the step semantics on scripted engines whose states are fragments.
     """
 
@@ -129,7 +129,7 @@ class CaseRunner:
 
     def gate(self, case: Case, ruleset: dict[str, Any]) -> Applicability:
         """Whether the case runs on the engine, and with which option values substituted
-        (:mod:`conformance.applicability`).
+        (:mod:`conformance.suite.applicability`).
 
         A refused start with a player count R-DECK-4 forbids is not gated on the count: no
         honest ``hello`` lists such a count, so gating on it would skip the case on every
@@ -269,7 +269,7 @@ class CaseRunner:
     ) -> None:
         """Every state the engine answers with must hold what the rules say of any state (each
         card once, roles on seats that may hold them, a result that fits the hands...;
-        :mod:`conformance.invariants`), whatever the case expects."""
+        :mod:`conformance.suite.invariants`), whatever the case expects."""
         problems = state_problems(state) if self.check_states else []
         if not problems:
             return

@@ -6,7 +6,7 @@ card copied into a second hand, a defender who is also the attacker) and still p
 runner can check each state an engine answers with:
 
 - the shape: the state validates against ``spec/schema/state.schema.json`` (R-PLAY-6; the schema
-  is found as :mod:`conformance.observation` finds the observation schema);
+  is found as :mod:`conformance.suite.observation` finds the observation schema);
 - every seat a state names is a seat of the game (R-PLAY-6) and the player count suits the deck
   and the teams (R-DECK-4);
 - card conservation: every card of the ruleset's deck is in exactly one place, a hand, the talon,
@@ -36,7 +36,7 @@ for a top-level field, the checks that read that field are skipped (their findin
 repeat the schema's).
 
 This is the judge's reading, independent of the reference engine's ``validate_state``: it uses
-only :mod:`conformance.cards` (the card notation), :mod:`conformance.canonical` (the canonical
+only :mod:`conformance.contract.cards` (the card notation), :mod:`conformance.contract.canonical` (the canonical
 text) and the spec's schemas.
 """
 
@@ -51,9 +51,9 @@ from functools import cache, lru_cache
 from typing import Any
 from urllib.parse import urljoin
 
-from . import canonical
-from .cards import canonical as canonical_cards
-from .cards import deck as deck_cards
+from conformance.contract import canonical
+from conformance.contract.cards import canonical as canonical_cards
+from conformance.contract.cards import deck as deck_cards
 
 __all__ = ["Problem", "state_problems", "summarise"]
 

@@ -1,0 +1,1 @@
+"""Engines as the runner talks to them: the interface, the process protocol, hello."""

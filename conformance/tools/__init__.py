@@ -1,0 +1,1 @@
+"""Tools built on the runner: perft, fuzz, records and replay, identify, export, traceability."""
