@@ -9,35 +9,33 @@ since they gained ``start_refused``.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("check_fixtures", ROOT / "tools" / "check_fixtures.py")
-cf = sys.modules.get("check_fixtures") or importlib.util.module_from_spec(_spec)
-if "check_fixtures" not in sys.modules:
-    sys.modules["check_fixtures"] = cf
-    _spec.loader.exec_module(cf)
+from conformance.tools.fixture_check.checks import check_all
+from conformance.tools.fixture_check.register import (
+    effective_options,
+    load_options,
+    load_register,
+    option_str,
+)
+
 
 @pytest.fixture(scope="module")
 def cases():
-    return cf.check_all()[1]
+    return check_all()[1]
 
 
 def test_every_rule_is_exercised(cases):
     cited = {r for c in cases for r in c.get("rules", [])}
-    missing = sorted(cf.load_register() - cited)
+    missing = sorted(load_register() - cited)
     assert not missing, f"rules without a fixture case: {missing}"
 
 
 def test_every_option_value_is_discriminated(cases):
-    shown = {(k, cf.option_str(v)) for c in cases for k, v in (c.get("options") or {}).items()}
+    shown = {(k, option_str(v)) for c in cases for k, v in (c.get("options") or {}).items()}
     missing = [
         f"{name}={value}"
-        for name, (values, _default) in cf.load_options().items()
+        for name, (values, _default) in load_options().items()
         for value in values
         if (name, value) not in shown
     ]
@@ -62,6 +60,6 @@ def test_every_rule_that_refuses_has_a_refusal_case(cases):
 def test_player_counts_and_decks_covered(cases):
     counts = {c["players"] for c in cases}
     assert {2, 3, 4, 5, 6, 8} <= counts
-    decks = {(cf.effective_options(c["ruleset"])["deck_size"], cf.effective_options(c["ruleset"])["decks"])
+    decks = {(effective_options(c["ruleset"])["deck_size"], effective_options(c["ruleset"])["decks"])
              for c in cases}
     assert {("24", "1"), ("36", "1"), ("52", "1"), ("24", "2"), ("36", "2")} <= decks

@@ -2,32 +2,28 @@
 the contract's fields, ids are unique, every cited rule ID exists, every option value is one of the
 contract's, and every starting state or deck holds each card of its deck exactly once.
 
-The checks themselves live in tools/check_fixtures.py (so authors can run them from the shell);
-the second half of this file shows that they do catch broken cases.
+The checks themselves live in conformance.tools.fixture_check (authors run them from the shell
+with tools/check_fixtures.py); the second half of this file shows that they do catch broken cases.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("check_fixtures", ROOT / "tools" / "check_fixtures.py")
-cf = importlib.util.module_from_spec(_spec)
-sys.modules["check_fixtures"] = cf
-_spec.loader.exec_module(cf)
+from conformance.contract.cards import card_key
+from conformance.contract.cards import deck as full_deck
+from conformance.tools.fixture_check.authoring import build, deal
+from conformance.tools.fixture_check.checks import check_all
+from conformance.tools.fixture_check.loading import fixture_files
 
 
 @pytest.fixture(scope="module")
 def checked():
-    return cf.check_all()
+    return check_all()
 
 
 def test_fixture_files_exist():
-    assert cf.fixture_files(), "conformance/fixtures holds no YAML files"
+    assert fixture_files(), "conformance/fixtures holds no YAML files"
 
 
 def test_every_fixture_case_is_well_formed(checked):
@@ -49,7 +45,7 @@ GOOD_STATE = {
     "dealer": 1,
     "trump": "9H",
     "talon": [],
-    "discard": [c for c in cf.full_deck(24, 1) if c not in ("9C", "TC", "JC", "9H")],
+    "discard": [c for c in full_deck(24, 1) if c not in ("9C", "TC", "JC", "9H")],
     "players": [{"hand": ["9C", "TC"], "known": [], "team": None},
                 {"hand": ["JC", "9H"], "known": [], "team": None}],
     "table": [],
@@ -79,7 +75,7 @@ def _problems(case, tmp_path):
 
     path = tmp_path / "case.yaml"
     path.write_text(yaml.safe_dump(case), encoding="utf-8")
-    problems, _ = cf.check_all([path])
+    problems, _ = check_all([path])
     return [p.message for p in problems]
 
 
@@ -125,7 +121,7 @@ def test_checker_catches_option_not_set_by_ruleset(tmp_path):
 
 
 def test_checker_catches_bad_deck_and_duplicate_ids(tmp_path):
-    deck = cf.full_deck(24, 1)
+    deck = full_deck(24, 1)
     bad = _case(start={"deck": deck[:-1] + [deck[0]], "dealer": 1})
     msgs = _problems({"cases": [bad, _case()]}, tmp_path)
     assert any("once each" in m for m in msgs)
@@ -155,11 +151,11 @@ def test_checker_rejects_a_result_that_is_neither_a_mapping_nor_null(tmp_path):
 
 
 def test_canonical_deal_matches_contract_examples():
-    deck = cf.full_deck(24, 1)
-    d = cf.deal(deck, 2, 1)
+    deck = full_deck(24, 1)
+    d = deal(deck, 2, 1)
     # dealer 1: index 0 goes to seat 0, index 1 to seat 1, ...; index 12 is the trump card
-    assert d["hands"][0] == sorted(deck[0:12:2], key=cf.card_key)
+    assert d["hands"][0] == sorted(deck[0:12:2], key=card_key)
     assert d["trump"] == deck[12] and d["talon"][-1] == deck[12] and d["talon"][0] == deck[13]
-    assert cf.deal(deck, 2, 1, "six_at_once")["hands"][0] == deck[0:6]
-    assert cf.deal(deck, 2, 1, trump_card="bottom")["trump"] == deck[-1]
-    assert cf.build(d["hands"], d["trump"], d["talon"][:-1], 1) == deck
+    assert deal(deck, 2, 1, "six_at_once")["hands"][0] == deck[0:6]
+    assert deal(deck, 2, 1, trump_card="bottom")["trump"] == deck[-1]
+    assert build(d["hands"], d["trump"], d["talon"][:-1], 1) == deck
