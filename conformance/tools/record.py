@@ -1,34 +1,29 @@
-"""Game records (like PGN for chess): write them from played games, read them, replay them.
+"""Game records (like PGN for chess): the format, read strictly, and written from played games.
 
 A record (``spec/schema/record.schema.json``) is one JSON document: the ruleset, the number of
 players, the deal (deck order or seed, dealer, the previous game of a match), every move in order,
-and the result. :func:`replay` plays a record on any :class:`~conformance.engines.base.Engine`: each
-move must be in the engine's legal set and accepted by ``apply``, and the state after the last move
-must carry the recorded result. The first divergence is reported with its move index (the JSON
-pointer ``/moves/<i>`` into the record), the state before it, and what was expected against what
-the engine answered, so a regression can be pinned to one position.
+and the result. Replaying one on an engine is :mod:`conformance.tools.replay`; ``run`` runs the
+packaged records as cases (:mod:`conformance.suite.compile`), so this module only knows the
+format: what a good record is, where its moves sit in the file, how to write one.
 
 Reading is strict: a record that is not JSON, breaks the schema or names an unknown ruleset is a
-:class:`RecordError` naming the file and the JSON pointer (or line) of the first problem.
+:class:`RecordError` naming the file and the JSON pointer (or line) of the first problem, so a
+bad file fails alone, saying what to fix.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
-import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from conformance.contract import canonical
 from conformance.contract.cards import deck as canonical_deck
-from conformance.engines.base import Engine, ErrorResult, InProcessEngine
+from conformance.engines.base import Engine, ErrorResult
 from conformance.suite import RECORDS_DIR
-from conformance.suite.applicability import Applicability, decide, substitute
 
 RECORD_VERSION = 1
 SCHEMA_URL = "https://durak-conformance.example/schema/record.schema.json"
@@ -38,12 +33,6 @@ TEAM_PLAYERS = {"2v2": 4, "3v3": 6, "2v2v2": 6}
 MOVE_ACTIONS = ("attack", "throw_in", "beat", "take", "pass", "transfer", "show_trump")
 RESULT_FIELDS = ("fool", "draw", "losing_team", "winners", "finishing_order", "epaulettes")
 MOVE_ORDER = ("player", "action", "target", "card", "cards")
-
-#: Outcomes of a replay. ``failed``: the record diverges (a move not legal, a wrong result);
-#: ``error``: the engine misbehaved; ``unsupported``: outside the engine's hello claim;
-#: ``broken``: the record file itself is bad.
-OUTCOMES = ("passed", "failed", "error", "unsupported", "broken")
-
 
 def max_players(deck_size: int, decks: int) -> int:
     """R-DECK-4: 2 <= N <= min(8, cards / 6)."""
@@ -267,16 +256,58 @@ def load_record(path: Path | str) -> dict[str, Any]:
     return record
 
 
-def record_files(paths: Iterable[Path | str]) -> list[Path]:
-    """The record files named: files as given, directories searched for ``*.json``."""
+def record_files(paths: Iterable[Path | str] | None = None) -> list[Path]:
+    """The record files named: files as given, directories searched for ``*.json``; by default
+    the packaged records."""
     out: list[Path] = []
-    for item in paths:
+    for item in [RECORDS_DIR] if paths is None else paths:
         item = Path(item)
         if item.is_dir():
             out += sorted(p for p in item.rglob("*.json") if p.is_file())
         else:
             out.append(item)
     return out
+
+
+def _blank(text: str, at: int) -> int:
+    """The offset of the first character at or after ``at`` that is not JSON white space."""
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
+
+
+def layout(text: str) -> tuple[list[int], int]:
+    """The line of each move and of the result in a record's JSON text (read by
+    :func:`load_record` already), so a failing step of the record's case names the line in the
+    file as a fixture's does. Lines not found are 1."""
+    decoder = json.JSONDecoder()
+    moves: list[int] = []
+    result = 1
+
+    def line(at: int) -> int:
+        return text.count("\n", 0, at) + 1
+
+    try:
+        at = _blank(text, 0) + 1  # past the record's "{"
+        while _blank(text, at) < len(text) and text[_blank(text, at)] == '"':
+            key, at = decoder.raw_decode(text, _blank(text, at))
+            at = _blank(text, _blank(text, at) + 1)  # past the ":"
+            if key == "moves" and text[at] == "[":
+                at = _blank(text, at + 1)
+                while text[at] != "]":
+                    moves.append(line(at))
+                    _, at = decoder.raw_decode(text, at)
+                    at = _blank(text, at)
+                    at = _blank(text, at + 1) if text[at] == "," else at
+                at += 1
+            else:
+                result = line(at) if key == "result" else result
+                _, at = decoder.raw_decode(text, at)
+            at = _blank(text, at)
+            at = at + 1 if text[at : at + 1] == "," else at
+    except (ValueError, IndexError):  # not the text of a loaded record: no lines to give
+        pass
+    return moves, result
 
 
 # ---------------------------------------------------------------------------------- writing
@@ -409,382 +440,3 @@ def play_game(
         moves.append(move)
         state = after
     return make_record(ruleset, players, deal, moves, state.get("result"), **record_fields)
-
-
-# ---------------------------------------------------------------------------------- replaying
-
-
-@dataclass
-class ReplayResult:
-    """What happened when a record was replayed on an engine.
-
-    ``index`` is the move index (0-based, as in the pointer ``/moves/<index>``) of the first
-    divergence; ``len(moves)`` when the moves all held and the result differs; None when the deal
-    failed or nothing diverged. ``where`` says it as a pointer: ``/deal``, ``/moves/12``,
-    ``/result``.
-    """
-
-    name: str
-    outcome: str
-    message: str = ""
-    where: str | None = None
-    index: int | None = None
-    move: dict[str, Any] | None = None
-    expected: Any = None
-    actual: Any = None
-    state_before: dict[str, Any] | None = None
-    moves_played: int = 0
-    moves_total: int = 0
-    diagnostics: dict[str, Any] = field(default_factory=dict)
-    #: the gate's answer (conformance.suite.applicability): values substituted, or what blocks it
-    substituted: dict[str, Any] = field(default_factory=dict)
-    blockers: tuple[str, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        return self.outcome in ("passed", "unsupported")
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "record": self.name,
-            "outcome": self.outcome,
-            "moves_played": self.moves_played,
-            "moves_total": self.moves_total,
-        }
-        for key in ("message", "where", "index", "move", "expected", "actual", "state_before"):
-            value = getattr(self, key)
-            if value is not None and value != "":
-                out[key] = value
-        if self.diagnostics:
-            out["diagnostics"] = self.diagnostics
-        if self.substituted:
-            out["substituted"] = dict(self.substituted)
-        if self.blockers:
-            out["blockers"] = list(self.blockers)
-        return out
-
-
-def replay(
-    engine: Engine,
-    record: dict[str, Any],
-    *,
-    name: str = "record",
-    support: Any = None,
-) -> ReplayResult:
-    """Replay ``record`` (already checked, e.g. by :func:`load_record`) on ``engine``.
-
-    ``support`` (a :class:`~conformance.engines.gating.Support`) gates the record: outside the engine's
-    claim it is ``unsupported``, not failed.
-    """
-    moves = record["moves"]
-    total = len(moves)
-    substituted: dict[str, Any] = {}
-    if support is not None:
-        applicability = record_applicability(record, support)
-        if not applicability.runs:
-            return ReplayResult(
-                name,
-                "unsupported",
-                applicability.reason or "not claimed in hello",
-                moves_total=total,
-                blockers=applicability.blockers,
-            )
-        substituted = applicability.substituted
-        record = {**record, "ruleset": substitute(record["ruleset"], substituted)}
-    result = _replay(engine, record, name, moves, total)
-    result.substituted = dict(substituted)
-    return result
-
-
-def record_applicability(record: dict[str, Any], support: Any) -> Applicability:
-    """Whether ``record`` runs on an engine claiming ``support`` (the one gate of
-    :mod:`conformance.suite.applicability`): the reference engine must replay the record, moves and
-    result, under the option values substituted for the unclaimed ones."""
-    from reference_impl import rulesets
-
-    options = rulesets.resolve_ruleset(record["ruleset"])["options"]
-
-    def holds(substitution: dict[str, Any]) -> bool:
-        trial = {**record, "ruleset": substitute(record["ruleset"], substitution)}
-        return replay(InProcessEngine(), trial).outcome == "passed"
-
-    return decide(
-        options,
-        record["players"],
-        support,
-        holds,
-        catalog=rulesets.catalog_options(),
-        defaults=rulesets.default_options(),
-        needs=support.declined(record["players"], record["deal"]),
-    )
-
-
-def _replay(
-    engine: Engine, record: dict[str, Any], name: str, moves: list[Any], total: int
-) -> ReplayResult:
-    """Deal the record's game on ``engine`` and check every move and the result."""
-    deal = record["deal"]
-    state = engine.new_game(
-        record["ruleset"],
-        record["players"],
-        seed=deal.get("seed"),
-        deck=deal.get("deck"),
-        dealer=deal.get("dealer"),
-        previous=deal.get("previous"),
-    )
-    if isinstance(state, ErrorResult) or not isinstance(state, dict):
-        return _answer_failure(name, "/deal", None, None, None, state, "new_game", total, 0)
-    for index, move in enumerate(moves):
-        before = canonical.normalise_state(state)
-        legal = engine.legal_moves(state)
-        if isinstance(legal, ErrorResult) or not isinstance(legal, list):
-            return _answer_failure(
-                name, f"/moves/{index}", index, move, before, legal, "legal_moves", total, index
-            )
-        keys = {canonical.canonical_move(m) for m in legal}
-        if canonical.canonical_move(move) not in keys:
-            over = not legal
-            return ReplayResult(
-                name,
-                "failed",
-                f"move {index} ({canonical.canonical_move(move)}) is not legal: "
-                + (
-                    "the game is already over"
-                    if over
-                    else f"it is not in the engine's legal set of {len(legal)} move(s)"
-                ),
-                where=f"/moves/{index}",
-                index=index,
-                move=move,
-                expected=move,
-                actual={
-                    "legal": sorted(legal, key=canonical.canonical_move),
-                    "result": before.get("result"),
-                },
-                state_before=before,
-                moves_played=index,
-                moves_total=total,
-            )
-        after = engine.apply(state, move)
-        if isinstance(after, ErrorResult) or not isinstance(after, dict):
-            return _answer_failure(
-                name, f"/moves/{index}", index, move, before, after, "apply", total, index
-            )
-        state = after
-    final = canonical.normalise_state(state)
-    got = final.get("result")
-    want = record["result"]
-
-    def wrong_result(message: str, actual: Any) -> ReplayResult:
-        """Every move held but the end differs: the divergence is at ``/result``."""
-        return ReplayResult(
-            name,
-            "failed",
-            message,
-            where="/result",
-            index=total,
-            expected=want,
-            actual=actual,
-            state_before=final,
-            moves_played=total,
-            moves_total=total,
-        )
-
-    if want is None:
-        if got is not None:
-            return wrong_result(
-                "the record stops with the game still going (result null), but the engine ended "
-                "the game",
-                got,
-            )
-        return ReplayResult(name, "passed", moves_played=total, moves_total=total)
-    if not isinstance(got, dict):
-        legal = engine.legal_moves(state)
-        return wrong_result(
-            f"after all {total} moves the game is not over; the record says it ended",
-            {"result": got, "legal": legal if isinstance(legal, list) else str(legal)},
-        )
-    differ = [key for key in RESULT_FIELDS if got.get(key, canonical.MISSING) != want.get(key)]
-    if differ:
-        return wrong_result(
-            f"after all {total} moves the result differs in {', '.join(differ)}", got
-        )
-    return ReplayResult(name, "passed", moves_played=total, moves_total=total)
-
-
-def _answer_failure(
-    name: str,
-    where: str,
-    index: int | None,
-    move: dict[str, Any] | None,
-    before: dict[str, Any] | None,
-    answer: Any,
-    op: str,
-    total: int,
-    played: int,
-) -> ReplayResult:
-    """A result for an error (or malformed) answer where a good one was due."""
-    at = "the deal" if index is None else f"move {index} ({canonical.canonical_move(move)})"
-    if not isinstance(answer, ErrorResult):
-        return ReplayResult(
-            name,
-            "failed",
-            f"{at}: {op} answered a {type(answer).__name__}, not "
-            + ("a list" if op == "legal_moves" else "a state"),
-            where=where,
-            index=index,
-            move=move,
-            actual=answer,
-            state_before=before,
-            moves_played=played,
-            moves_total=total,
-        )
-    outcome = "error" if answer.is_fault else "failed"
-    verb = "failed on" if answer.is_fault else "refused"
-    return ReplayResult(
-        name,
-        outcome,
-        f"{at}: the engine {verb} {op}: {answer}",
-        where=where,
-        index=index,
-        move=move,
-        expected="accepted" if op == "apply" else ("a state" if op == "new_game" else "moves"),
-        actual=answer.to_json(),
-        state_before=before,
-        moves_played=played,
-        moves_total=total,
-        diagnostics=dict(answer.diagnostics),
-    )
-
-
-# ---------------------------------------------------------------------------------- showing
-
-
-def describe_state(state: dict[str, Any] | None) -> list[str]:
-    """A few lines a person reads faster than the state's JSON: roles, hands, table, talon."""
-    if not isinstance(state, dict):
-        return [repr(state)]
-    lines = []
-    bout = state.get("bout")
-    talon = state.get("talon") or []
-    if isinstance(bout, dict):
-        roles = (
-            f"bout {bout.get('number')}: attacker {bout.get('attacker')}, defender "
-            f"{bout.get('defender')}, passed {bout.get('passed')}, taking {bout.get('taking')}"
-        )
-    else:
-        roles = f"game over: {canonical.dumps(state.get('result'))}"
-    lines.append(
-        f"{roles}; trump {state.get('trump')}; talon {len(talon)}; "
-        f"discard {len(state.get('discard') or [])}"
-    )
-    for seat, player in enumerate(state.get("players") or []):
-        hand = " ".join(player.get("hand") or []) or "-"
-        lines.append(f"seat {seat}: {hand}")
-    table = state.get("table") or []
-    if table:
-        pairs = [
-            f"{pair.get('attack')}/{pair.get('defence') or '-'}(by {pair.get('by')})"
-            for pair in table
-        ]
-        lines.append("table: " + " ".join(pairs))
-    if state.get("finished"):
-        lines.append(f"finished: {state.get('finished')}")
-    return lines
-
-
-def format_result(result: ReplayResult, *, verbose: bool = False) -> str:
-    """The report of one replay: one line when it passed, a block when it did not."""
-    head = f"{result.outcome.upper():11} {result.name}"
-    if result.outcome == "passed":
-        return f"{head} ({result.moves_total} moves)"
-    if result.outcome in ("unsupported", "broken"):
-        return f"{head}: {result.message}"
-    lines = [f"{head}", f"  at {result.where}: {result.message}"]
-    if result.move is not None:
-        lines.append(f"  move:     {canonical.canonical_move(result.move)}")
-    if result.expected is not None and result.expected != result.move:
-        lines.append(f"  expected: {canonical.dumps(result.expected)}")
-    actual = result.actual
-    if isinstance(actual, dict) and "legal" in actual and isinstance(actual["legal"], list):
-        legal = actual["legal"]
-        lines.append(f"  actual:   legal set of {len(legal)} move(s):")
-        lines += [f"            {canonical.canonical_move(m)}" for m in legal[:40]]
-        if len(legal) > 40:
-            lines.append(f"            ... and {len(legal) - 40} more")
-    elif actual is not None:
-        lines.append(f"  actual:   {canonical.dumps(actual)}")
-    if result.state_before is not None:
-        label = "final state" if result.where == "/result" else "state before"
-        lines.append(f"  {label} (after {result.moves_played} move(s)):")
-        lines += ["    " + line for line in describe_state(result.state_before)]
-        if verbose:
-            lines.append("    " + canonical.dumps(result.state_before))
-    if verbose and result.diagnostics:
-        lines.append(f"  diagnostics: {canonical.dumps(result.diagnostics)}")
-    return "\n".join(lines)
-
-
-# ---------------------------------------------------------------------------------- CLI
-
-
-def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
-    """The ``replay`` subcommand's own arguments (the CLI adds how to reach the engine)."""
-    parser.add_argument(
-        "records",
-        nargs="*",
-        metavar="RECORD",
-        help="record files (JSON) or directories of them (default: the packaged records)",
-    )
-    parser.add_argument("--json", metavar="PATH", help="write the results as a JSON list")
-    parser.add_argument(
-        "-v", "--verbose", action="store_true", help="print the state before a divergence as JSON"
-    )
-
-
-def run_cli(engine: Engine, args: argparse.Namespace, out: Any = None) -> int:
-    """Replay every record named in ``args``; 0 when all pass (or are unsupported), 1 when one
-    diverges, is broken or meets an engine fault, 2 for a usage error."""
-    from conformance.engines.gating import HelloError, Support
-
-    out = out or sys.stdout
-    paths = args.records or [str(RECORDS_DIR)]
-    missing = [p for p in paths if not Path(p).exists()]
-    if missing:
-        print(f"durak-conformance replay: no such file or directory: {missing[0]}", file=sys.stderr)
-        return 2
-    files = record_files(paths)
-    if not files:
-        print("durak-conformance replay: no record (*.json) found", file=sys.stderr)
-        return 2
-    hello = engine.hello()
-    if isinstance(hello, ErrorResult):
-        print(f"durak-conformance replay: hello failed: {hello}", file=sys.stderr)
-        return 2
-    try:
-        support = Support.from_hello(hello)
-    except HelloError as exc:
-        print(f"durak-conformance replay: {exc}", file=sys.stderr)
-        return 2
-    results: list[ReplayResult] = []
-    for path in files:
-        try:
-            record = load_record(path)
-        except RecordError as exc:
-            where = f"at {exc.where}: " if exc.where else ""
-            result = ReplayResult(str(path), "broken", where + exc.message)
-        else:
-            result = replay(engine, record, name=str(path), support=support)
-        results.append(result)
-        print(format_result(result, verbose=args.verbose), file=out)
-    tally: dict[str, int] = {}
-    for result in results:
-        tally[result.outcome] = tally.get(result.outcome, 0) + 1
-    engine_name = hello.get("engine", {}).get("name", "?")
-    summary = ", ".join(f"{tally[o]} {o}" for o in OUTCOMES if o in tally)
-    print(f"{len(results)} record(s) on {engine_name} ({engine.describe()}): {summary}", file=out)
-    if args.json:
-        Path(args.json).write_text(
-            json.dumps([r.to_json() for r in results], indent=1) + "\n", encoding="utf-8"
-        )
-    return 0 if all(r.ok for r in results) else 1

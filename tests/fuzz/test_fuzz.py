@@ -18,7 +18,8 @@ from conformance.engines.factory import make_engine
 from conformance.engines.gating import Support
 from conformance.suite.loader import load_file
 from conformance.tools.fuzz import FuzzConfig, Fuzzer, game_choices, plan_game
-from conformance.tools.record import load_record, replay
+from conformance.tools.record import load_record
+from conformance.tools.replay import replay
 
 from .helpers import engines_importable, fixture_validator, misbehave, serve
 
