@@ -4,12 +4,14 @@ The contract (docs/architecture.md) defines a canonical card order and says two 
 when their canonical serialisations are; moves are equal when their canonical JSON is. The suite
 applies these rules itself rather than borrowing the reference engine's, so the judge does not
 share code with one of the engines it judges; the card order is the judge's one reading of the
-notation, :mod:`conformance.contract.cards`.
+notation, :mod:`conformance.contract.cards`. JSON pointers, the places in a state the runner
+names, are built and read here too.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from conformance.contract.cards import CARD_RE
@@ -113,6 +115,14 @@ def normalise_observation(observation: Any) -> Any:
     """An observation with the observer's hand, known cards, passed seats and shown trumps in
     canonical order (the discard pile's cards keep their order: it is the order of play)."""
     return normalise(observation, (), OBSERVATION)
+
+
+def pointer(parts: Iterable[Any]) -> str:
+    """RFC 6901: ``["players", 0, "hand"]`` -> ``"/players/0/hand"``; ``[]`` -> ``""``.
+
+    The one builder of JSON pointers for everything the judge reports a place with (invariants,
+    schema errors, records, findings)."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
 def pointer_parts(pointer: str) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.contract.seats import legal_player_counts  # noqa: F401  (until importers move)
 from conformance.engines.base import PROTOCOL_VERSION
 
 
@@ -20,29 +21,6 @@ class HelloError(ValueError):
 def deck_key(deck_size: Any, decks: Any) -> str:
     """The ``supports.players`` key of a deck: ``"36"`` for one pack, ``"36x2"`` for two."""
     return f"{deck_size}" if str(decks) == "1" else f"{deck_size}x{decks}"
-
-
-#: R-DECK-4: a team ruleset is played by exactly this many players.
-TEAM_PLAYERS = {"2v2": 4, "3v3": 6, "2v2v2": 6}
-
-
-def legal_player_counts(options: dict[str, Any]) -> frozenset[int]:
-    """The player counts R-DECK-4 allows for a resolved ruleset: ``2 <= N <= min(8, C / 6)``
-    with ``C = deck_size * decks``, and exactly 4 (``2v2``) or 6 (``3v3``, ``2v2v2``) with teams.
-
-    The runner's own reading of the rule (not the reference engine's), used to tell a case about
-    a count the rules forbid, which no honest ``hello`` claims, from one an engine merely does
-    not offer.
-    """
-    try:
-        cards = int(options.get("deck_size", 36)) * int(options.get("decks", 1))
-    except (TypeError, ValueError):
-        return frozenset()
-    counts = set(range(2, min(8, cards // 6) + 1))
-    team = str(options.get("teams", "none"))
-    if team in TEAM_PLAYERS:
-        counts &= {TEAM_PLAYERS[team]}
-    return frozenset(counts)
 
 
 @dataclass(frozen=True)

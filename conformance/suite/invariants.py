@@ -51,9 +51,11 @@ from functools import cache, lru_cache
 from typing import Any
 from urllib.parse import urljoin
 
-from conformance.contract import canonical
+from conformance.contract import canonical, schemas
+from conformance.contract.canonical import pointer
 from conformance.contract.cards import canonical as canonical_cards
 from conformance.contract.cards import deck as deck_cards
+from conformance.contract.seats import TEAM_PLAYERS, max_players, team_of
 
 __all__ = ["Problem", "state_problems", "summarise"]
 
@@ -113,10 +115,6 @@ _ALL = frozenset({"*"})
 _MESSAGE_LIMIT = 240
 
 
-def _pointer(parts: Iterable[Any]) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
-
-
 def _short(value: Any, limit: int = 60) -> str:
     try:
         text = canonical.dumps(value)
@@ -160,19 +158,9 @@ class _Schemas:
 @cache
 def _schemas() -> _Schemas:
     import jsonschema
-    from referencing import Registry, Resource
 
-    from reference_impl.specdata import schema_dir
-
-    documents = {}
-    for path in sorted(schema_dir().glob("*.schema.json")):
-        document = json.loads(path.read_text(encoding="utf-8"))
-        if isinstance(document, dict) and isinstance(document.get("$id"), str):
-            documents[document["$id"]] = document
-    registry = Registry().with_resources(
-        (uri, Resource.from_contents(document)) for uri, document in documents.items()
-    )
-    state = next(d for d in documents.values() if d["$id"].endswith("/state.schema.json"))
+    registry = schemas.registry()
+    state = schemas.document("state")
     inlined = _inline(state, state, 0)
     separate = {}
     properties = inlined.get("properties", {})
@@ -241,7 +229,7 @@ def _schema_problems(state: Any) -> tuple[list[Problem], frozenset[str]]:
         required = validator.schema.get("required", [])
         broken.update(name for name in required if name not in state)
     found.sort(key=lambda item: _sort_key(item[0]))
-    problems = [Problem(_pointer(path), SHAPE, _clip(message)) for path, message in found]
+    problems = [Problem(pointer(path), SHAPE, _clip(message)) for path, message in found]
     if not isinstance(state, dict):
         return problems, _ALL
     return problems, frozenset(broken)
@@ -561,7 +549,7 @@ class _Facts:
         return [i for i in range(self.n) if self.hand(i)]
 
     def team(self, seat: int) -> int | None:
-        return _team_of(self.options["teams"], seat)
+        return team_of(self.options["teams"], seat)
 
     def deck(self) -> tuple[str, ...]:
         return _deck(int(self.options["deck_size"]), int(self.options["decks"]))
@@ -578,14 +566,6 @@ def _deck(deck_size: int, decks: int) -> tuple[str, ...]:
 @cache
 def _deck_set(deck_size: int, decks: int) -> frozenset[str]:
     return frozenset(_deck(deck_size, decks))
-
-
-def _team_of(teams: Any, seat: int) -> int | None:
-    if teams in ("2v2", "3v3"):
-        return seat % 2
-    if teams == "2v2v2":
-        return seat % 3
-    return None
 
 
 def _int(value: Any) -> int:
@@ -618,14 +598,14 @@ _CHECKS: list[Any] = []
 def _player_count(facts: _Facts, out: list[Problem]) -> None:
     options, n = facts.options, facts.n
     cards = int(options["deck_size"]) * int(options["decks"])
-    most = min(8, cards // 6)
+    most = max_players(int(options["deck_size"]), int(options["decks"]))
     if not 2 <= n <= most:
         out.append(
             Problem(
                 "/players", "R-DECK-4", f"{n} players; a deck of {cards} cards seats 2 to {most}"
             )
         )
-    need = {"2v2": 4, "3v3": 6, "2v2v2": 6}.get(options["teams"])
+    need = TEAM_PLAYERS.get(options["teams"])
     if need is not None and n != need:
         out.append(
             Problem(
@@ -643,7 +623,7 @@ def _teams(facts: _Facts, out: list[Problem]) -> None:
             what = "no team (null)" if want is None else f"team {want}"
             out.append(
                 Problem(
-                    _pointer(["players", seat, "team"]),
+                    pointer(["players", seat, "team"]),
                     "R-TEAM-1",
                     f"seat {seat} has {what} under teams {teams}; found {_short(found)}",
                 )
@@ -681,11 +661,11 @@ def _conservation(facts: _Facts, out: list[Problem]) -> None:
     for card, paths in where.items():
         if len(paths) == 1 and card in in_deck:
             continue
-        pointers = [_pointer(path) for path in paths]
+        pointers = [pointer(path) for path in paths]
         if card not in in_deck:
-            for pointer in pointers:
+            for at in pointers:
                 found.append(
-                    Problem(pointer, "R-DECK-5", f"{card} is not a card of this deck ({size})")
+                    Problem(at, "R-DECK-5", f"{card} is not a card of this deck ({size})")
                 )
         elif len(pointers) > 1:
             found.append(
@@ -731,7 +711,7 @@ def _trump_last(facts: _Facts, out: list[Problem]) -> None:
     if talon and talon[-1] != trump:
         out.append(
             Problem(
-                _pointer(["talon", len(talon) - 1]),
+                pointer(["talon", len(talon) - 1]),
                 "R-TRUMP-2",
                 f"the trump card {trump} is the talon's last card while the talon "
                 f"holds cards; the talon ends with {talon[-1]}",
@@ -768,7 +748,7 @@ def _known(facts: _Facts, out: list[Problem]) -> None:
             what = "listed twice" if held else f"not in seat {seat}'s hand"
             out.append(
                 Problem(
-                    _pointer(["players", seat, "known", j]),
+                    pointer(["players", seat, "known", j]),
                     "R-INFO-3",
                     f"{card} is listed as a known card of seat {seat} but is {what}",
                 )
@@ -789,17 +769,17 @@ def _finished(facts: _Facts, out: list[Problem]) -> None:
     finished, n = _seats(facts.state["finished"]), facts.n
     seen: set[int] = set()
     for j, seat in enumerate(finished):
-        pointer = _pointer(["finished", j])
+        at = pointer(["finished", j])
         if seat >= n:
             out.append(
-                Problem(pointer, SHAPE, f"seat {seat} is not a seat of this {n}-player game")
+                Problem(at, SHAPE, f"seat {seat} is not a seat of this {n}-player game")
             )
         elif seat in seen:
-            out.append(Problem(pointer, "R-OUT-3", f"seat {seat} is listed twice"))
+            out.append(Problem(at, "R-OUT-3", f"seat {seat} is listed twice"))
         elif facts.hand(seat):
             out.append(
                 Problem(
-                    pointer,
+                    at,
                     "R-OUT-1",
                     f"seat {seat} went out but holds {len(facts.hand(seat))} card(s)",
                 )
@@ -829,7 +809,7 @@ def _bout(facts: _Facts, out: list[Problem]) -> None:
         if seat >= n:
             out.append(
                 Problem(
-                    _pointer(["bout", key]),
+                    pointer(["bout", key]),
                     SHAPE,
                     f"seat {seat} is not a seat of this {n}-player game",
                 )
@@ -887,7 +867,7 @@ def _bout(facts: _Facts, out: list[Problem]) -> None:
                     ),
                 )
             if problem is not None:
-                out.append(Problem(_pointer(["bout", key, j]), *problem))
+                out.append(Problem(pointer(["bout", key, j]), *problem))
             seen.add(seat)
     transfers = facts.options["transfer"] != "off"
     for j, pair in enumerate(facts.state["table"]):
@@ -912,7 +892,7 @@ def _bout(facts: _Facts, out: list[Problem]) -> None:
                 ),
             )
         if problem is not None:
-            out.append(Problem(_pointer(["table", j, "by"]), *problem))
+            out.append(Problem(pointer(["table", j, "by"]), *problem))
     if not transfers and attacker is not None and opener is not None and attacker != opener:
         out.append(
             Problem(
@@ -1086,7 +1066,7 @@ def _seat_lists(facts: _Facts, out: list[Problem], result: dict, fool: int | Non
             if seat >= n:
                 out.append(
                     Problem(
-                        _pointer(["result", key, j]),
+                        pointer(["result", key, j]),
                         SHAPE,
                         f"seat {seat} is not a seat of this {n}-player game",
                     )
@@ -1112,17 +1092,17 @@ def _seat_lists(facts: _Facts, out: list[Problem], result: dict, fool: int | Non
         return
     seen: set[int] = set()
     for j, seat in enumerate(winners):
-        pointer = _pointer(["result", "winners", j])
+        at = pointer(["result", "winners", j])
         if seat >= n:
             continue
         if seat == fool:
-            out.append(Problem(pointer, "R-END-4", f"seat {seat} is the fool and cannot win"))
+            out.append(Problem(at, "R-END-4", f"seat {seat} is the fool and cannot win"))
         elif seat in seen:
-            out.append(Problem(pointer, "R-END-4", f"seat {seat} is listed twice"))
+            out.append(Problem(at, "R-END-4", f"seat {seat} is listed twice"))
         elif seat not in order:
             out.append(
                 Problem(
-                    pointer,
+                    at,
                     "R-END-4",
                     f"seat {seat} wins but is not in finishing_order; winners are "
                     "players who went out",

@@ -9,23 +9,10 @@ besides, and reports each problem with the JSON pointer where it is.
 
 from __future__ import annotations
 
-import json
-from functools import cache
 from typing import Any
 
-
-@cache
-def _validator() -> Any:
-    import jsonschema
-
-    from reference_impl.specdata import schema_path
-
-    schema = json.loads(schema_path("observation").read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
-
-
-def _pointer(parts: Any) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+from conformance.contract.canonical import pointer
+from conformance.contract.schemas import validator
 
 
 def schema_problems(observation: Any) -> list[tuple[str, str]]:
@@ -36,20 +23,20 @@ def schema_problems(observation: Any) -> list[tuple[str, str]]:
     not ``/players/1``), because that is where the leak is.
     """
     out: list[tuple[str, str]] = []
-    for error in _validator().iter_errors(observation):
+    for error in validator("observation").iter_errors(observation):
         path = list(error.absolute_path)
         message = error.message
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             allowed = error.schema.get("properties", {})
             extra = sorted(str(key) for key in error.instance if key not in allowed)
             for key in extra:
-                out.append((_pointer(path + [key]), "not a field of an observation (hidden?)"))
+                out.append((pointer(path + [key]), "not a field of an observation (hidden?)"))
             if extra:
                 continue
         if error.validator == "not" and path == ["discard"]:
             message = "discard.cards is shown although discard_visibility is count (R-INFO-2)"
         elif error.validator == "required" and path == ["discard"]:
             message = "discard.cards is missing although discard_visibility is contents (R-INFO-2)"
-        out.append((_pointer(path), message))
+        out.append((pointer(path), message))
     out.sort(key=lambda item: item[0])
     return out

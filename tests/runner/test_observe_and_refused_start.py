@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from conformance.contract.seats import legal_player_counts
 from conformance.engines.base import Engine, ErrorResult, InProcessEngine
-from conformance.engines.gating import Support, legal_player_counts
+from conformance.engines.gating import Support
 from conformance.suite.cases import CaseRunner
 from conformance.suite.loader import Case, Step, load_file, load_paths
 from conformance.suite.observation import schema_problems
