@@ -22,8 +22,9 @@ import pytest
 from conformance.bdd.phrases import describe, normalise
 from conformance.bdd.position import PositionError, PositionSpec, option_value
 from conformance.bdd.support import observe_claimed, resolve
+from conformance.contract.seats import legal_player_counts
 from conformance.engines.base import Engine, ErrorResult
-from conformance.engines.gating import HelloError, Support, legal_player_counts
+from conformance.engines.gating import HelloError, Support
 from conformance.suite.applicability import Applicability, decide
 
 _HELLO_CACHE: dict[int, dict[str, Any] | ErrorResult] = {}

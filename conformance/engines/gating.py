@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.contract.seats import legal_player_counts  # noqa: F401  (until importers move)
 from conformance.engines.base import PROTOCOL_VERSION
 
 

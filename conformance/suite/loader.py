@@ -16,29 +16,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from conformance.contract.canonical import pointer
+from conformance.suite.kinds import STEP_KINDS, step_kinds
 from reference_impl.specdata import SpecDataError, line_of, load_yaml, schema_path
-
-#: The kinds of step, in the order the contract lists them. A step holds exactly one of these keys
-#: (an ``observe`` step carries its own ``expect``, which then is not a kind of its own).
-STEP_KINDS = (
-    "legal",
-    "legal_includes",
-    "legal_excludes",
-    "move",
-    "refuse",
-    "expect",
-    "result",
-    "observe",
-)
-
-
-def step_kinds(step: Any) -> list[str]:
-    """The step kinds a step mapping holds (exactly one in a valid step)."""
-    kinds = [key for key in STEP_KINDS if key in step]
-    if "observe" in kinds and "expect" in kinds:
-        kinds.remove("expect")  # the observation's expected fields, not a state check
-    return kinds
-
 
 _START_KINDS = {"state": "start_state", "deck": "start_deck", "seed": "start_seed"}
 
@@ -159,10 +139,6 @@ def _validator(definition: str) -> Any:
     return jsonschema.Draft202012Validator(root)
 
 
-def _pointer(parts: Iterable[Any]) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
-
-
 def _schema_problems(
     definition: str, value: Any, document: Any, base: list[Any], path: Path
 ) -> list[tuple[int, str]]:
@@ -185,7 +161,7 @@ def _schema_problems(
             if extra:
                 where = where + [extra[0]]
             message = f"{message} (check the spelling; see spec/schema/fixture.schema.json)"
-        out.append((line_of(document, where), f"{_pointer(where) or '/'}: {message}"))
+        out.append((line_of(document, where), f"{pointer(where) or '/'}: {message}"))
     return out
 
 
@@ -228,7 +204,7 @@ def _check_start(start: Any, document: Any, base: list[Any], path: Path) -> list
         return [
             (
                 line_of(document, where),
-                f"{_pointer(where)}: start needs exactly one of state, deck or seed; found {found}",
+                f"{pointer(where)}: start needs exactly one of state, deck or seed; found {found}",
             )
         ]
     return _schema_problems(_START_KINDS[kinds[0]], start, document, where, path)
@@ -238,17 +214,17 @@ def _check_step(step: Any, document: Any, where: list[Any], path: Path) -> list[
     line = line_of(document, where)
     if not isinstance(step, dict):
         return [
-            (line, f"{_pointer(where)}: a step is a mapping with one of {', '.join(STEP_KINDS)}")
+            (line, f"{pointer(where)}: a step is a mapping with one of {', '.join(STEP_KINDS)}")
         ]
     kinds = step_kinds(step)
     if not kinds:
         keys = ", ".join(map(str, step)) or "nothing"
         return [
-            (line, f"{_pointer(where)}: unknown step ({keys}); use one of {', '.join(STEP_KINDS)}")
+            (line, f"{pointer(where)}: unknown step ({keys}); use one of {', '.join(STEP_KINDS)}")
         ]
     if len(kinds) > 1:
         found = " and ".join(kinds)
-        message = f"{_pointer(where)}: one check per step, found {found}; split it into steps"
+        message = f"{pointer(where)}: one check per step, found {found}; split it into steps"
         return [(line, message)]
     return _schema_problems(f"step_{kinds[0]}", step, document, where, path)
 

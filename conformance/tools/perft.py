@@ -34,6 +34,7 @@ from typing import Any
 import yaml
 
 from conformance.contract import canonical as canonical_text
+from conformance.contract.canonical import canonical_move
 from conformance.engines.base import Engine, ErrorResult, InProcessEngine
 from conformance.engines.gating import HelloError, Support
 from conformance.suite import POSITIONS_DIR
@@ -46,7 +47,6 @@ __all__ = [
     "PositionResult",
     "PositionsError",
     "add_cli_arguments",
-    "canonical",
     "divide",
     "format_results",
     "load_positions",
@@ -55,17 +55,6 @@ __all__ = [
     "run_positions",
     "start_state",
 ]
-
-
-def canonical(value: Any) -> str:
-    """Canonical JSON (keys sorted, compact): how moves and states are compared and keyed."""
-    return canonical_text.dumps(value)
-
-
-def canonical_move(move: dict[str, Any]) -> str:
-    """A move's identity, as everywhere in the runner (:func:`conformance.contract.canonical.canonical_move`:
-    its ``cards`` sorted in the contract's card order, keys sorted)."""
-    return canonical_text.canonical_move(move)
 
 
 class PerftError(Exception):
@@ -120,7 +109,7 @@ class _Counter:
     def count(self, state: dict[str, Any], depth: int, path: list[dict[str, Any]]) -> int:
         if depth == 0:
             return 1
-        key = (canonical(state), depth) if self.transpositions else None
+        key = (canonical_text.dumps(state), depth) if self.transpositions else None
         if key is not None and key in self.table:
             return self.table[key]
         moves = self.moves(state, path)

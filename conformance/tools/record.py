@@ -16,17 +16,16 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from conformance.contract import canonical
 from conformance.contract.cards import deck as canonical_deck
+from conformance.contract.schemas import validator
 from conformance.engines.base import Engine, ErrorResult
 from conformance.suite import RECORDS_DIR
 
 RECORD_VERSION = 1
-SCHEMA_URL = "https://durak-conformance.example/schema/record.schema.json"
 
 #: Seats a team layout is played by (R-TEAM-1).
 TEAM_PLAYERS = {"2v2": 4, "3v3": 6, "2v2v2": 6}
@@ -54,35 +53,6 @@ class RecordError(ValueError):
         super().__init__(f"{prefix}{at}{message}")
 
 
-def _pointer(parts: Iterable[Any]) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
-
-
-@cache
-def _registry() -> Any:
-    from referencing import Registry, Resource
-
-    from reference_impl import specdata
-
-    resources = []
-    for name in ("record", "state", "ruleset", "move"):
-        doc = json.loads(specdata.schema_path(name).read_text(encoding="utf-8"))
-        resources.append((doc["$id"], Resource.from_contents(doc)))
-    return Registry().with_resources(resources)
-
-
-@cache
-def _validator(ref: str = "") -> Any:
-    """A validator of the record schema, or of one of its parts (``ref`` relative to it)."""
-    from urllib.parse import urljoin
-
-    import jsonschema
-
-    registry = _registry()
-    schema = {"$ref": urljoin(SCHEMA_URL, ref)} if ref else registry.contents(SCHEMA_URL)
-    return jsonschema.Draft202012Validator(schema, registry=registry)
-
-
 def _refined(error: Any, document: Any) -> tuple[list[Any], str]:
     """(path, message) of a schema error, made specific where a ``oneOf`` hides the real cause:
     a move is checked against the shape of its own action, a ruleset against its form, a deal's
@@ -96,7 +66,7 @@ def _refined(error: Any, document: Any) -> tuple[list[Any], str]:
                 return path + ["action"], (
                     f"unknown action {action!r}; the actions are {', '.join(MOVE_ACTIONS)}"
                 )
-            sub = _first_error(_validator(f"move.schema.json#/$defs/{action}"), node)
+            sub = _first_error(validator("move", f"/$defs/{action}"), node)
             if sub is not None:
                 sub_path, text = _located(sub)
                 return path + sub_path, f"a {action} move: {text}"
@@ -105,7 +75,7 @@ def _refined(error: Any, document: Any) -> tuple[list[Any], str]:
                 form = 1 if "preset" in node else 2 if "options" in node else None
                 if form is None:
                     return path, "a ruleset object needs preset (with overrides) or options"
-                sub = _first_error(_validator(f"#/$defs/ruleset/oneOf/{form}"), node)
+                sub = _first_error(validator("record", f"/$defs/ruleset/oneOf/{form}"), node)
                 if sub is not None:
                     sub_path, text = _located(sub)
                     return path + sub_path, text
@@ -115,7 +85,7 @@ def _refined(error: Any, document: Any) -> tuple[list[Any], str]:
         if path == ["deal"] and isinstance(node, dict):
             return path, "give exactly one of deck and seed"
         if path == ["result"] and isinstance(node, dict):
-            sub = _first_error(_validator("state.schema.json#/$defs/result"), node)
+            sub = _first_error(validator("state", "/$defs/result"), node)
             if sub is not None:
                 sub_path, text = _located(sub)
                 return path + sub_path, text
@@ -150,10 +120,10 @@ def check_record(record: Any, path: Path | str | None = None) -> list[RecordErro
     problems = []
     seen: set[str] = set()
     for error in sorted(
-        _validator().iter_errors(record), key=lambda e: list(map(str, e.absolute_path))
+        validator("record").iter_errors(record), key=lambda e: list(map(str, e.absolute_path))
     ):
         where, message = _refined(error, record)
-        pointer = _pointer(where) or "/"
+        pointer = canonical.pointer(where) or "/"
         if pointer in seen:
             continue
         seen.add(pointer)

@@ -475,7 +475,7 @@ def perft(rules: Rules, pos: Pos, depth: int, cache: dict | None = None) -> int:
 
 
 def divide(rules: Rules, pos: Pos, depth: int) -> dict[str, int]:
-    """Count per first move, keyed like conformance.tools.perft.canonical_move (own implementation)."""
+    """Count per first move, keyed like conformance.contract.canonical.canonical_move (own code)."""
     import json
 
     cache: dict = {}

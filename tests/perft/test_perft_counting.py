@@ -13,6 +13,7 @@ import io
 
 import pytest
 
+from conformance.contract.canonical import canonical_move
 from conformance.engines.base import Engine, ErrorResult
 from conformance.engines.gating import Support
 from conformance.tools import perft as perft_module
@@ -21,7 +22,6 @@ from conformance.tools.perft import (
     PerftPosition,
     PositionsError,
     add_cli_arguments,
-    canonical_move,
     divide,
     load_positions,
     perft,

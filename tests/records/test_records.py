@@ -12,10 +12,10 @@ import time
 import jsonschema
 import pytest
 from fuzz.helpers import engines_importable, misbehave, serve
-from referencing import Registry, Resource
 from runner.helpers import processes_with, token
 
 from conformance.cli import main
+from conformance.contract.schemas import validator
 from conformance.engines.base import InProcessEngine
 from conformance.engines.factory import make_engine
 from conformance.suite import RECORDS_DIR
@@ -36,18 +36,6 @@ __all__ = ["engines_importable"]
 RECORDS = sorted(RECORDS_DIR.glob("*.json"))
 MATCH = RECORDS_DIR / "podkidnoy-match-second-game-four-players-24.json"
 PODKIDNOY = RECORDS_DIR / "podkidnoy-three-players-24.json"
-
-
-def schema_validator() -> jsonschema.Draft202012Validator:
-    """The record schema with its references, read straight from spec/schema."""
-    docs = {
-        name: json.loads(specdata.schema_path(name).read_text(encoding="utf-8"))
-        for name in ("record", "state", "ruleset", "move")
-    }
-    registry = Registry().with_resources(
-        (doc["$id"], Resource.from_contents(doc)) for doc in docs.values()
-    )
-    return jsonschema.Draft202012Validator(docs["record"], registry=registry)
 
 
 def write(tmp_path, record, name="record.json"):
@@ -74,7 +62,7 @@ def test_there_are_several_committed_records_of_several_presets():
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.stem)
 def test_committed_record_validates_and_replays_on_the_reference(path):
     document = json.loads(path.read_text(encoding="utf-8"))
-    schema_validator().validate(document)
+    validator("record").validate(document)
     record = load_record(path)
     assert record["id"] == path.stem
     assert "replay" in record["description"].lower()

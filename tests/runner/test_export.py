@@ -7,28 +7,12 @@ from __future__ import annotations
 
 import json
 
-import jsonschema
-
 from conformance.cli import main
+from conformance.contract.schemas import validator
 from conformance.suite.loader import load_paths
 from conformance.tools.export import FIXTURES
-from reference_impl.specdata import schema_path
 
 from .helpers import ROOT
-
-
-def _validator(name: str) -> jsonschema.Draft202012Validator:
-    """A validator of spec/schema/<name>.schema.json that resolves the other schemas it names."""
-    from referencing import Registry, Resource
-
-    documents = [
-        json.loads(p.read_text(encoding="utf-8")) for p in schema_path(name).parent.glob("*.json")
-    ]
-    registry = Registry().with_resources(
-        (doc["$id"], Resource.from_contents(doc)) for doc in documents if "$id" in doc
-    )
-    schema = json.loads(schema_path(name).read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema, registry=registry)
 
 
 def test_export_holds_the_whole_data_suite_valid_under_the_schemas(tmp_path, capsys):
@@ -40,7 +24,7 @@ def test_export_holds_the_whole_data_suite_valid_under_the_schemas(tmp_path, cap
     cases, _ = load_paths([FIXTURES])
     exported = document["fixtures"]
     assert [entry["case"]["id"] for entry in exported] == [case.id for case in cases]
-    fixture, record = _validator("fixture"), _validator("record")
+    fixture, record = validator("fixture"), validator("record")
     for entry in exported:
         fixture.validate(entry["case"])
         path, _, line = entry["source"].rpartition(":")
