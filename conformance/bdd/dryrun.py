@@ -8,53 +8,15 @@ looking like an engine bug. Running the Given steps alone, here, catches it wher
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_bdd.feature import get_features
 from pytest_bdd.steps import step_function_context_registry
 
-from conformance.bdd import feature_files
 from conformance.bdd.context import ScenarioGame
+from conformance.bdd.model import RULE_TAG, Scenario, scenarios
 from conformance.bdd.position import PositionError
-from conformance.bdd.support import options_from_tags, resolve
-
-
-@dataclass(frozen=True)
-class RenderedScenario:
-    """One runnable scenario: an outline is rendered once per Examples row."""
-
-    path: Path
-    feature: Any
-    template: Any
-    scenario: Any
-    example: dict[str, str]
-
-    @property
-    def tags(self) -> set[str]:
-        tags = set(self.template.tags) | set(self.feature.tags)
-        if self.template.rule is not None:
-            tags |= set(self.template.rule.tags)
-        return tags
-
-    @property
-    def where(self) -> str:
-        row = f" [{', '.join(f'{k}={v}' for k, v in self.example.items())}]" if self.example else ""
-        return f"{self.path.name}:{self.template.line_number}: {self.template.name}{row}"
-
-
-def rendered_scenarios(paths: list[Path] | None = None) -> Iterator[RenderedScenario]:
-    """Every scenario of the given feature files (default: all), outlines expanded."""
-    for path in paths or feature_files():
-        for feature in get_features([str(path)]):
-            for template in feature.scenarios.values():
-                contexts = [c for e in template.examples for c in e.as_contexts()] or [{}]
-                for context in contexts:
-                    yield RenderedScenario(
-                        path, feature, template, template.render(context), context
-                    )
+from conformance.bdd.support import resolve
 
 
 def definitions_for(step: Any) -> list[Any]:
@@ -68,10 +30,10 @@ def definitions_for(step: Any) -> list[Any]:
     ]
 
 
-def check_steps(rendered: RenderedScenario) -> list[str]:
+def check_steps(rendered: Scenario) -> list[str]:
     """Problems with the step texts: no definition, or more than one."""
     problems = []
-    for step in rendered.scenario.steps:
+    for step in rendered.steps:
         found = definitions_for(step)
         if len(found) != 1:
             what = "no step definition" if not found else f"{len(found)} step definitions"
@@ -82,11 +44,11 @@ def check_steps(rendered: RenderedScenario) -> list[str]:
     return problems
 
 
-def check_position(rendered: RenderedScenario) -> list[str]:
+def check_position(rendered: Scenario) -> list[str]:
     """Run the Given steps on a game without an engine and build the state or deck."""
-    game = ScenarioGame(engine=None, tag_options=options_from_tags(rendered.tags))  # type: ignore[arg-type]
+    game = ScenarioGame(engine=None, tag_options=dict(rendered.tag_options))  # type: ignore[arg-type]
     try:
-        for step in rendered.scenario.steps:
+        for step in rendered.steps:
             if step.type != "given":
                 continue
             found = definitions_for(step)
@@ -111,9 +73,6 @@ def check_position(rendered: RenderedScenario) -> list[str]:
     return []
 
 
-_OPTION_STEP = r"the option (?P<name>[a-z_0-9]+) is (?P<value>[A-Za-z0-9_]+)"
-
-
 def coverage(paths: list[Path] | None = None) -> dict[str, dict[str, set[str]]]:
     """Which rules and option values each area's scenarios show.
 
@@ -121,24 +80,14 @@ def coverage(paths: list[Path] | None = None) -> dict[str, dict[str, set[str]]]:
     "scenarios": {"beat.feature:12 ...", ...}}}``; options come from ``@opt:`` tags and from
     ``the option X is V`` steps (outline rows).
     """
-    import re
-
-    from conformance.bdd.support import OPT_TAG, RULE_TAG
-
     table: dict[str, dict[str, set[str]]] = {}
-    for rendered in rendered_scenarios(paths):
+    for rendered in scenarios(paths):
         area = rendered.path.stem.upper()
         entry = table.setdefault(area, {"rules": set(), "options": set(), "scenarios": set()})
         entry["scenarios"].add(rendered.where)
-        for tag in rendered.tags:
-            if RULE_TAG.match(tag):
-                entry["rules"].add(tag)
-            elif (m := OPT_TAG.match(tag)) is not None:
-                entry["options"].add(f"{m.group('name')}={m.group('value')}")
-        for step in rendered.scenario.steps:
-            m = re.fullmatch(_OPTION_STEP, step.name)
-            if m:
-                entry["options"].add(f"{m.group('name')}={m.group('value')}")
+        entry["rules"].update(rendered.rules)
+        entry["options"].update(f"{k}={v}" for k, v in rendered.tag_options.items())
+        entry["options"].update(f"{o.name}={o.value}" for o in rendered.step_options)
     return table
 
 
@@ -146,8 +95,8 @@ def coverage_markdown(paths: list[Path] | None = None) -> str:
     """The coverage table of docs/features.md (regenerate with ``python -m conformance.bdd.dryrun``)."""
 
     def rule_key(rule: str) -> tuple[str, int]:
-        _, area, number = rule.split("-")
-        return area, int(number)
+        m = RULE_TAG.match(rule)
+        return (m["area"], int(m["number"])) if m else (rule, 0)
 
     lines = [
         "| feature | scenarios (outline rows) | rules | option values shown |",

@@ -15,12 +15,11 @@ Load with ``-p conformance.bdd.plugin``, or import these names into a ``conftest
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 
-from conformance.bdd.support import AREA_TAG, OPT_TAG, RULE_TAG
+from conformance.bdd.model import AREA, OPTION, RULE, GherkinError, option_of_step, read_tag
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -34,21 +33,21 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_bdd_apply_tag(tag: str, function: Any) -> Any:
-    """Rule and option tags become ``durak_rule``/``durak_option`` markers; others as usual."""
-    m = OPT_TAG.match(tag)
-    if m:
-        pytest.mark.durak_option(m.group("name"), m.group("value"))(function)
-        return True
-    if RULE_TAG.match(tag):
+    """Rule, option and area tags become ``durak_rule``/``durak_option``/``durak_area`` markers.
+    A tag outside the grammar of :mod:`conformance.bdd.model` is left to pytest-bdd (a marker of
+    its name, which pytest warns about); the model reports it with its file and line, and a
+    malformed ``@opt:`` tag fails its scenario when the scenario reads its options."""
+    try:
+        read = read_tag(tag)
+    except GherkinError:
+        return None
+    if read.kind == OPTION:
+        pytest.mark.durak_option(read.name, read.value)(function)
+    elif read.kind == RULE:
         pytest.mark.durak_rule(tag)(function)
-        return True
-    if AREA_TAG.match(tag):
+    elif read.kind == AREA:
         pytest.mark.durak_area(tag)(function)
-        return True
-    return None
-
-
-_OPTION_STEP = re.compile(r"the option (?P<name>[a-z_0-9]+) is (?P<value>[A-Za-z0-9_]+)")
+    return True
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -72,9 +71,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if template is None:
             continue
         for step in template.render(example).steps:
-            m = _OPTION_STEP.fullmatch(step.name)
-            if m:
-                item.add_marker(pytest.mark.durak_option(m.group("name"), m.group("value")))
+            try:
+                option = option_of_step(step.name)
+            except GherkinError:
+                continue  # no step definition matches it either: the scenario fails there
+            if option is not None:
+                item.add_marker(pytest.mark.durak_option(*option))
 
 
 def _register_fallback_engine(config: pytest.Config) -> None:

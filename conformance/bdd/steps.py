@@ -22,8 +22,8 @@ from pytest_bdd import given, parsers, then, when
 
 from conformance.bdd.cards import SUIT_NAMES, parse_card, parse_cards
 from conformance.bdd.context import ScenarioGame
+from conformance.bdd.model import options_from_tags
 from conformance.bdd.phrases import VERBS, describe, normalise, parse_move, split_alternatives
-from conformance.bdd.support import options_from_tags
 from conformance.contract.cards import canonical, deck
 from conformance.contract.shuffle import shuffle
 from conformance.engines.base import ErrorResult

@@ -3,9 +3,10 @@ definition, and every scenario's Given steps build a valid position (conformance
 
 import pytest
 
-from conformance.bdd.dryrun import check_position, check_steps, rendered_scenarios
+from conformance.bdd.dryrun import check_position, check_steps
+from conformance.bdd.model import scenarios
 
-SCENARIOS = list(rendered_scenarios())
+SCENARIOS = scenarios()
 
 
 def test_there_are_scenarios():

@@ -1,6 +1,6 @@
 """The traceability gate on the real suite: every rule is shown allowing and forbidding (or, for
 a descriptive rule, is depended on), every option value is played where it matters, and nothing
-the suite cites is missing from the spec. Definitions: conformance/tools/traceability.py.
+the suite cites is missing from the spec. Definitions: conformance/tools/traceability/__init__.py.
 
 Each test fails with the exact list of what is missing; the whole table is printed in the
 terminal summary (conftest.py).

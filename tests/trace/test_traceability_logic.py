@@ -485,7 +485,7 @@ def test_a_descriptive_entry_that_is_not_a_rule_is_a_problem(tmp_path):
     spec = SpecIndex(rules=SPEC.rules, options={}, descriptive={"R-DECK-9": "gone"})
     coverage = build([], [], spec)
     assert [str(p) for p in coverage.problems] == [
-        "conformance/tools/traceability.py DESCRIPTIVE: R-DECK-9 is not a rule of the spec"
+        "conformance/tools/traceability/spec.py DESCRIPTIVE: R-DECK-9 is not a rule of the spec"
     ]
 
 
