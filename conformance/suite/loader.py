@@ -17,29 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from conformance.contract.canonical import pointer
+from conformance.suite.kinds import STEP_KINDS, step_kinds
 from reference_impl.specdata import SpecDataError, line_of, load_yaml, schema_path
-
-#: The kinds of step, in the order the contract lists them. A step holds exactly one of these keys
-#: (an ``observe`` step carries its own ``expect``, which then is not a kind of its own).
-STEP_KINDS = (
-    "legal",
-    "legal_includes",
-    "legal_excludes",
-    "move",
-    "refuse",
-    "expect",
-    "result",
-    "observe",
-)
-
-
-def step_kinds(step: Any) -> list[str]:
-    """The step kinds a step mapping holds (exactly one in a valid step)."""
-    kinds = [key for key in STEP_KINDS if key in step]
-    if "observe" in kinds and "expect" in kinds:
-        kinds.remove("expect")  # the observation's expected fields, not a state check
-    return kinds
-
 
 _START_KINDS = {"state": "start_state", "deck": "start_deck", "seed": "start_seed"}
 

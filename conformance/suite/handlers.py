@@ -1,0 +1,284 @@
+"""One handler per kind of case step: how the runner judges a step against the engine.
+
+:data:`HANDLERS` maps each kind of :mod:`conformance.suite.kinds` to a function of the run in
+progress (:class:`conformance.suite.cases.CaseRun`: the engine, the state now, the state before
+the step in canonical form) and the step. A handler asks the engine what it needs, compares the
+answer with the step, and raises :class:`~conformance.suite.verdicts.StepFailed` or
+:class:`~conformance.suite.verdicts.ErrorAnswer` when the step does not hold; only ``move``
+changes the state the case goes on from. Every form of case (fixture, scenario, record, perft
+position, fuzz finding) is judged by these handlers, so a move, a refusal or an exact legal set
+means the same everywhere.
+
+The semantics are the contract's (docs/architecture.md, Fixtures; docs/runner.md, Fixture
+semantics): ``legal`` compares the exact set of canonical moves, ``legal_includes`` and
+``legal_excludes`` membership, ``move`` must be listed and accepted, ``refuse`` must be refused
+with the code and rule given, ``expect`` compares JSON-pointer fields of the state, ``result`` a
+subset of the result, ``observe`` one player's observation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from conformance.contract import canonical
+from conformance.engines.base import ErrorResult
+from conformance.suite.observation import schema_problems
+from conformance.suite.verdicts import ErrorAnswer, StepFailed, check_invariants, require
+
+if TYPE_CHECKING:
+    from conformance.suite.cases import CaseRun
+    from conformance.suite.loader import Step
+
+Handler = Callable[["CaseRun", "Step"], None]
+
+
+# ------------------------------------------------------------------------------- the legal set
+
+
+def _legal_moves(run: CaseRun, expected: Any) -> list[Any]:
+    return require(run.engine.legal_moves(run.state), list, what="legal_moves", expected=expected)
+
+
+def _wanted(moves: list[Any]) -> dict[str, Any]:
+    return {canonical.canonical_move(move): move for move in moves}
+
+
+def judge_legal(run: CaseRun, step: Step) -> None:
+    """``legal``: the engine's legal set is exactly the step's (order aside, no move twice)."""
+    body = step.body
+    got = [canonical.canonical_move(move) for move in _legal_moves(run, body)]
+    got_set, want = set(got), _wanted(body)
+    missing = [want[key] for key in sorted(set(want) - got_set)]
+    extra = [json.loads(key) for key in sorted(got_set - set(want))]
+    twice = sorted({key for key in got if got.count(key) > 1})
+    if not (missing or extra or twice):
+        return
+    actual: dict[str, Any] = {"missing": missing, "extra": extra}
+    parts = [f"{len(missing)} missing", f"{len(extra)} extra"]
+    if twice:
+        actual["listed_twice"] = [json.loads(key) for key in twice]
+        parts.append(f"{len(twice)} listed twice")
+    raise StepFailed(
+        "the legal set differs: " + ", ".join(parts), body, actual, signature="wrong set"
+    )
+
+
+def judge_legal_includes(run: CaseRun, step: Step) -> None:
+    """``legal_includes``: every move of the step is in the engine's legal set."""
+    moves = _legal_moves(run, step.body)
+    want = _wanted(step.body)
+    missing = [
+        want[key] for key in sorted(set(want) - {canonical.canonical_move(m) for m in moves})
+    ]
+    if missing:
+        raise StepFailed(
+            f"{len(missing)} move(s) that must be legal are not listed",
+            step.body,
+            {"missing": missing, "legal": moves},
+            signature="missing moves",
+        )
+
+
+def judge_legal_excludes(run: CaseRun, step: Step) -> None:
+    """``legal_excludes``: no move of the step is in the engine's legal set."""
+    moves = _legal_moves(run, step.body)
+    want = _wanted(step.body)
+    present = [
+        want[key] for key in sorted(set(want) & {canonical.canonical_move(m) for m in moves})
+    ]
+    if present:
+        raise StepFailed(
+            f"{len(present)} move(s) that must not be legal are listed",
+            step.body,
+            {"present": present, "legal": moves},
+            signature="forbidden moves listed",
+        )
+
+
+# ------------------------------------------------------------------------------- moves
+
+
+def judge_move(run: CaseRun, step: Step) -> None:
+    """``move``: one meaning of a move for every form of case: it is listed by ``legal_moves``
+    (R-PLAY-1: the legal set is exact), ``apply`` accepts it, the state it was given is left as
+    it was, and the state it answers holds every invariant. The case goes on from that state."""
+    move, state = step.body, run.state
+    moves = _legal_moves(run, [move])
+    if canonical.canonical_move(move) not in {
+        canonical.canonical_move(m) for m in moves if isinstance(m, dict)
+    }:
+        raise StepFailed(
+            "the move is not in the engine's legal set; it must be legal",
+            {"listed": move},
+            {"missing": [move], "legal": moves},
+            signature="move not listed",
+        )
+    given = canonical.dumps(state)
+    after = require(
+        run.engine.apply(state, move),
+        dict,
+        what="apply",
+        expected="accepted",
+        expected_shape="a state",
+    )
+    _input_unchanged(state, given)
+    if run.check_states:
+        check_invariants(after)
+    run.accept(after, move)
+
+
+def _input_unchanged(state: Any, given: str) -> None:
+    if canonical.dumps(state) != given:
+        raise StepFailed(
+            "apply changed the state it was given (R-PLAY-5: requests are stateless)",
+            "the input state unchanged",
+            {"input_after_apply": canonical.normalise_state(state)},
+            signature="apply changed its input",
+        )
+
+
+def judge_refuse(run: CaseRun, step: Step) -> None:
+    """``refuse``: ``apply`` answers the step's code (``illegal_move`` unless given) citing its
+    rule, if any. The state stays as it was (R-PLAY-5)."""
+    code = step.data.get("code", "illegal_move")
+    rule = step.data.get("rule")
+    expected = {"code": code, "rule": rule} if rule else {"code": code}
+    answer = run.engine.apply(run.state, step.body)
+    if not isinstance(answer, ErrorResult):
+        raise StepFailed(
+            "the move was accepted; it must be refused"
+            + (f" citing {rule}" if rule else f" with {code}"),
+            expected,
+            {"accepted": True, "state": canonical.normalise_state(answer)},
+            signature="accepted",
+        )
+    if answer.is_fault:
+        raise ErrorAnswer(answer, "apply", expected)
+    if answer.code != code or (rule and answer.rule != rule):
+        got = answer.code + (f" {answer.rule}" if answer.rule else "")
+        want = code + (f" {rule}" if rule else "")
+        raise StepFailed(
+            f"refused with {got}, expected {want}",
+            expected,
+            answer.to_json(),
+            signature=f"refused with {got}",
+        )
+
+
+# ------------------------------------------------------------------------------- the state
+
+
+def _path_of(pointer: str) -> tuple:
+    return tuple(int(p) if p.isdigit() else p for p in canonical.pointer_parts(pointer))
+
+
+def _show(value: Any) -> Any:
+    return repr(value) if value is canonical.MISSING else value
+
+
+def fields_differ(
+    document: Any, expect: dict[str, Any], unordered: frozenset, what: str, whose: str = ""
+) -> None:
+    """Every ``expect`` pointer must hold its value in ``document`` (a normalised state or
+    observation: ``what``, of ``whose`` in the message); the expected value is canonical first
+    (``unordered``: ``canonical.STATE`` or ``canonical.OBSERVATION``). A pointer that leads
+    nowhere is found as ``<missing>``, which is not ``null``."""
+    wrong = {}
+    for pointer, want_value in expect.items():
+        got_value, _path = canonical.resolve(document, pointer)
+        want_norm = canonical.normalise(want_value, _path_of(pointer), unordered)
+        if got_value is canonical.MISSING or got_value != want_norm:
+            wrong[pointer] = (want_norm, got_value)
+    if wrong:
+        pointers = sorted(wrong)
+        raise StepFailed(
+            f"{whose}{what} differs at " + ", ".join(pointers),
+            {p: wrong[p][0] for p in pointers},
+            {p: _show(wrong[p][1]) for p in pointers},
+            signature=f"{what} differs at " + ", ".join(pointers),
+        )
+
+
+def judge_expect(run: CaseRun, step: Step) -> None:
+    """``expect``: JSON pointer -> value in the state, unordered card lists canonically."""
+    fields_differ(run.before, step.body, canonical.STATE, "state")
+
+
+def judge_result(run: CaseRun, step: Step) -> None:
+    """``result``: the listed fields of the state's result; ``null``: the game goes on."""
+    body, before = step.body, run.before
+    result = before.get("result", canonical.MISSING) if isinstance(before, dict) else None
+    if body is None:
+        if result is not None:
+            raise StepFailed(
+                "the game is over; it must go on", None, _show(result), signature="game over"
+            )
+        return
+    if not isinstance(result, dict):
+        raise StepFailed("the game is not over", body, _show(result), signature="game not over")
+    differ = sorted(key for key in body if result.get(key, canonical.MISSING) != body[key])
+    if differ:
+        raise StepFailed(
+            "the result differs in " + ", ".join(differ),
+            body,
+            result,
+            signature="result differs in " + ", ".join(differ),
+        )
+
+
+# ------------------------------------------------------------------------------- what a player sees
+
+
+def judge_observe(run: CaseRun, step: Step) -> None:
+    """``observe``: the engine's observation must validate against the observation schema,
+    show nothing at the ``absent`` pointers and hold the ``expect`` values. The ``absent``
+    pointers are judged first: they are the case's own point (a leak), and a leak also breaks
+    the closed schema, where it would read less plainly."""
+    player = step.body["player"]
+    answer = require(
+        run.engine.observe(run.state, player),
+        dict,
+        what="observe",
+        expected="an observation",
+    )
+    seen = canonical.normalise_observation(answer)
+    _nothing_at(seen, step.data.get("absent", []), player)
+    problems = schema_problems(answer)
+    if problems:
+        pointers = sorted({pointer or "/" for pointer, _ in problems})
+        raise StepFailed(
+            "the observation breaks spec/schema/observation.schema.json: "
+            + "; ".join(f"{pointer or '/'}: {message}" for pointer, message in problems[:5])
+            + (f"; and {len(problems) - 5} more" if len(problems) > 5 else ""),
+            "an observation valid under spec/schema/observation.schema.json",
+            {"schema_errors": [list(item) for item in problems], "observation": seen},
+            signature="observation fails the schema at " + ", ".join(pointers),
+        )
+    expect = step.data.get("expect", {})
+    fields_differ(seen, expect, canonical.OBSERVATION, "observation", f"player {player}'s ")
+
+
+def _nothing_at(seen: Any, absent: list[str], player: int) -> None:
+    shown = [p for p in absent if canonical.resolve(seen, p)[0] is not canonical.MISSING]
+    if shown:
+        raise StepFailed(
+            f"player {player}'s observation shows what must be hidden at " + ", ".join(shown),
+            {"absent": shown},
+            {"shown": {p: canonical.resolve(seen, p)[0] for p in shown}, "observation": seen},
+            signature="observation shows " + ", ".join(shown),
+        )
+
+
+#: Kind -> handler. Every kind of :data:`conformance.suite.kinds.STEP_KINDS` has one.
+HANDLERS: dict[str, Handler] = {
+    "legal": judge_legal,
+    "legal_includes": judge_legal_includes,
+    "legal_excludes": judge_legal_excludes,
+    "move": judge_move,
+    "refuse": judge_refuse,
+    "expect": judge_expect,
+    "result": judge_result,
+    "observe": judge_observe,
+}
