@@ -34,13 +34,12 @@ import copy
 from collections import Counter
 
 from conformance.contract.canonical import sort_cards
-
-LOWEST = {24: "9", 36: "6", 52: "2"}
+from conformance.contract.cards import LOWEST_RANK
+from conformance.contract.seats import team_of
 
 
 def _team(options: dict, seat: int) -> int | None:
-    teams = options.get("teams", "none")
-    return None if teams == "none" else seat % 3 if teams == "2v2v2" else seat % 2
+    return team_of(options.get("teams", "none"), seat)
 
 
 def _base(view: dict, ruleset: dict, dealer: int, trump: str | None) -> dict:
@@ -169,7 +168,7 @@ def _result(state: dict, options: dict, old: dict, taken: list) -> None:
     result.setdefault("finishing_order", list(finished))
     result.setdefault("winners", winners(options, finished, fool, team))
     if "epaulettes" not in result:  # R-END-6: low cards the fool failed to beat in his last take
-        low = LOWEST.get(int(options.get("deck_size", 36)))
+        low = LOWEST_RANK.get(int(options.get("deck_size", 36)))
         failed = [a for a, d in taken if d is None and a[0] == low] if fool == old["defender"] else []
         result["epaulettes"] = len(failed) if options.get("epaulettes") == "on" else None
 

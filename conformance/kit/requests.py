@@ -20,14 +20,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.contract.canonical import canonical_move, sort_cards
+from conformance.contract import deal as contract_deal
+from conformance.contract.canonical import canonical_move
 from conformance.contract.cards import deck as canonical_deck
+from conformance.contract.seats import TEAM_PLAYERS, max_players
 from conformance.contract.shuffle import shuffle
 from conformance.suite.invariants import state_problems
 from reference_impl.rulesets import RulesetError, default_options, resolve_ruleset
 
-HAND = 6
-TEAM_PLAYERS = {"2v2": 4, "3v3": 6, "2v2v2": 6}
 #: The fields of each action (docs/architecture.md, "Moves").
 FIELDS = {"attack": ("cards",), "throw_in": ("card",), "beat": ("target", "card"), "take": (),
           "pass": (), "transfer": ("cards",), "show_trump": ("card",)}
@@ -70,8 +70,7 @@ def deck_of(options: dict) -> list[str]:
 def dealt_to(k: int, players: int, dealer: int, options: dict | None = None) -> int:
     """The seat that gets deck index ``k`` (``k < 6N``), dealing from the dealer's left (R-DEAL-1):
     ``one_at_a_time`` deals card by card, ``six_at_once`` six cards to a seat at a time."""
-    six = (options or {}).get("deal_order") == "six_at_once"
-    return (dealer + 1 + (k // HAND if six else k)) % players
+    return contract_deal.dealt_to(k, players, dealer, (options or {}).get("deal_order"))
 
 
 def unclaimed(supports: dict, options: dict) -> list[str]:
@@ -166,19 +165,10 @@ class Deal:
     def spec_deal(self) -> dict:
         """Hands, trump card and talon as the spec deals them (R-DEAL-1, R-TRUMP-1..3), for an
         engine that is set up from hands. Those rules are then the kit's, not your engine's."""
-        n, deck = self.players, self.deck
-        hands = [[] for _ in range(n)]
-        for k in range(HAND * n):
-            hands[self.seat_of(k)].append(deck[k])
-        dealt = HAND * n
-        if dealt == len(deck):  # R-TRUMP-3: no talon, the dealer holds the last card dealt
-            trump, talon = deck[-1], []
-        elif self.options.get("trump_card") == "bottom":
-            trump, talon = deck[-1], deck[dealt:]
-        else:
-            trump, talon = deck[dealt], deck[dealt + 1:] + [deck[dealt]]
-        return {"trump": trump, "talon": list(talon),
-                "players": [{"hand": sort_cards(h)} for h in hands]}
+        dealt = contract_deal.deal(self.deck, self.players, self.dealer,
+                                   self.options.get("deal_order"), self.options.get("trump_card"))
+        return {"trump": dealt.trump, "talon": dealt.talon,
+                "players": [{"hand": hand} for hand in dealt.hands]}
 
 
 def read_new_game(request: dict, supports: dict, engine: str) -> Deal:
@@ -198,7 +188,7 @@ def read_new_game(request: dict, supports: dict, engine: str) -> Deal:
     cards, n = deck_of(options), request.get("players")
     if not _int(n):
         raise Refused("bad_request", f"players must be an integer, not {n!r}", pointer="/players")
-    limit = min(8, len(cards) // HAND)
+    limit = max_players(len(cards), 1)
     if not 2 <= n <= limit:
         raise Refused("bad_request", f"{n} players cannot play with {len(cards)} cards: 2 to "
                       f"{limit} (R-DECK-4)", "R-DECK-4", "/players")
