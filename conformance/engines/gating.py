@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.engines.base import PROTOCOL_VERSION
+from conformance.engines.bookkeeping import parse_keeps, unkept, unkept_touched
 
 
 class HelloError(ValueError):
@@ -32,6 +33,8 @@ class Support:
     #: protocol features an engine may decline (P-16): a dealer other than N-1, matches
     dealer: bool = True
     match: bool = True
+    #: the bookkeeping fields it keeps (P-16 ``keeps``); None: every one
+    keeps: frozenset[str] | None = None
 
     #: True only for :meth:`everything`: every case applies, nothing is substituted.
     gates_nothing = False
@@ -83,7 +86,16 @@ class Support:
             if not isinstance(value, bool):
                 raise HelloError(f"supports.{name} must be true or false, got {value!r}")
             features[name] = value
-        return cls(parsed_players, parsed_options, **features)
+        try:
+            keeps = parse_keeps(supports.get("keeps"))
+        except ValueError as exc:
+            raise HelloError(str(exc)) from None
+        return cls(parsed_players, parsed_options, **features, keeps=keeps)
+
+    def unkept(self, steps: Any) -> tuple[str, ...]:
+        """``keeps <field>`` for each bookkeeping field the engine does not keep that these case
+        steps expect (P-16): no substitution can stand in for them."""
+        return unkept_touched(steps, unkept(self.keeps))
 
     def declined(self, players: int, start: dict[str, Any]) -> tuple[str, ...]:
         """The protocol features a deal (``dealer``, ``previous`` of ``new_game``) needs that the
