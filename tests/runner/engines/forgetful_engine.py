@@ -39,7 +39,7 @@ def forget(state: Any) -> Any:
 
 
 class Forgetful(InProcessEngine):
-    keeps: list[str] | None = []
+    keeps: tuple[str, ...] | None = ()
 
     def hello(self):
         hello = super().hello()
