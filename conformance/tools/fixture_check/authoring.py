@@ -2,17 +2,16 @@
 contract's deal of a deck order (:func:`deal`), and the reverse, a deck order that deals given
 hands (:func:`build`).
 
-Both read the contract's deal (docs/architecture.md, Options: deal), written apart from any
-engine, so a deck an author builds here is the deck the contract says, not what one engine does.
+Both use the judge's reading of the contract's deal (:mod:`conformance.contract.deal`), not any
+engine's, so a deck an author builds here is the deck the contract says, and the one the runner
+deals when it checks a fixture.
 """
 
 from __future__ import annotations
 
 from conformance.contract.cards import card_key
-
-
-def _seat_of(k: int, n: int, dealer: int, deal_order: str) -> int:
-    return (dealer + 1 + (k if deal_order == "one_at_a_time" else k // 6)) % n
+from conformance.contract.deal import deal as contract_deal
+from conformance.contract.deal import dealt_to
 
 
 def deal(
@@ -22,17 +21,8 @@ def deal(
     deal_order: str = "one_at_a_time",
     trump_card: str = "after_deal",
 ) -> dict:
-    """Hands, trump and talon after the canonical deal of the contract."""
-    hands: list[list[str]] = [[] for _ in range(n)]
-    for k in range(6 * n):
-        hands[_seat_of(k, n, dealer, deal_order)].append(deck[k])
-    if 6 * n == len(deck):
-        trump, talon = deck[-1], []
-    elif trump_card == "after_deal":
-        trump, talon = deck[6 * n], deck[6 * n + 1 :] + [deck[6 * n]]
-    else:
-        trump, talon = deck[-1], deck[6 * n :]
-    return {"hands": [sorted(h, key=card_key) for h in hands], "trump": trump, "talon": talon}
+    """``{"hands", "trump", "talon"}`` after the canonical deal of the contract."""
+    return contract_deal(deck, n, dealer, deal_order, trump_card)._asdict()
 
 
 def build(
@@ -52,7 +42,7 @@ def build(
         queues[dealer].remove(trump)
         queues[dealer].append(trump)
     for k in range(6 * n):
-        deck.append(queues[_seat_of(k, n, dealer, deal_order)].pop(0))
+        deck.append(queues[dealt_to(k, n, dealer, deal_order)].pop(0))
     if no_talon:
         return deck
     if trump_card == "after_deal":

@@ -16,6 +16,7 @@ import yaml
 
 from conformance.contract.cards import CARD_RE, card_key
 from conformance.contract.cards import deck as full_deck
+from conformance.contract.seats import legal_player_counts
 from conformance.tools.fixture_check.loading import (
     LINE,
     Problem,
@@ -83,8 +84,7 @@ class CaseChecker(Reporter):
             return self.problems
         opts = effective_options(case.get("ruleset"))
         deck = full_deck(int(opts["deck_size"]), int(opts["decks"]))
-        team_size = {"2v2": 4, "3v3": 6, "2v2v2": 6}.get(opts.get("teams", "none"))
-        legal = 2 <= n <= min(8, len(deck) // 6) and team_size in (None, n)
+        legal = n in legal_player_counts(opts)
         if refused is not None:
             self.check_refused(refused, n, legal)
         elif not legal:

@@ -7,7 +7,6 @@ mappings, because a broken case must still be read far enough to say everything 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,10 +14,10 @@ from typing import Any
 import yaml
 
 from conformance.contract.cards import CARD_RE
+from conformance.contract.schemas import validator
 from conformance.suite import FIXTURES_DIR
 from conformance.tools.fixture_check.register import ROOT
 
-SCHEMA = ROOT / "spec" / "schema" / "fixture.schema.json"
 #: the key each loaded mapping gets for its line (1-based)
 LINE = "__line__"
 
@@ -123,15 +122,11 @@ def fixture_files(paths: list[Path] | None = None) -> list[Path]:
 
 
 def schema_problems(path: Path) -> list[Problem]:
-    """Problems found by spec/schema/fixture.schema.json (skipped while the schema is not there)."""
-    if not SCHEMA.exists():
-        return []
-    import jsonschema
-
-    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
+    """Problems found by spec/schema/fixture.schema.json."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     out = []
-    for e in sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path)):
+    errors = validator("fixture").iter_errors(data)
+    for e in sorted(errors, key=lambda e: list(e.absolute_path)):
         pointer = "/" + "/".join(str(x) for x in e.absolute_path)
         out.append(Problem(path, 0, "-", f"schema: at {pointer}: {e.message[:300]}"))
     return out

@@ -12,40 +12,22 @@ from collections import Counter
 from typing import Any
 
 from conformance.contract.cards import card_key
+from conformance.contract.schemas import document
+from conformance.contract.seats import team_of
 from conformance.tools.fixture_check.loading import LINE, Reporter
 
-STATE_FIELDS = (
-    "version",
-    "ruleset",
-    "dealer",
-    "trump",
-    "talon",
-    "discard",
-    "players",
-    "table",
-    "bout",
-    "finished",
-    "result",
-)
-BOUT_FIELDS = (
-    "number",
-    "attacker",
-    "defender",
-    "opener",
-    "passed",
-    "taking",
-    "first_defence",
-    "shown",
-    "emptied",
-)
+
+def _required(*path: str) -> tuple[str, ...]:
+    """The fields the state schema requires of the part at ``path`` (the state itself, or
+    ``$defs/bout``), in the schema's order: the contract's list, declared once."""
+    node = document("state")
+    for key in path:
+        node = node[key]
+    return tuple(node["required"])
 
 
 def is_sorted(cards: list[str]) -> bool:
     return [card_key(c) for c in cards] == sorted(card_key(c) for c in cards)
-
-
-def team_of(seat: int, teams: str) -> int | None:
-    return {"none": None, "2v2": seat % 2, "3v3": seat % 2, "2v2v2": seat % 3}.get(teams)
 
 
 def check_start(r: Reporter, start: Any, n: int, deck: list[str], opts: dict) -> None:
@@ -91,7 +73,7 @@ def check_state(r: Reporter, st: Any, n: int, deck: list[str], opts: dict) -> No
     if not isinstance(st, dict):
         r.err(r.case, "start.state must be a mapping")
         return
-    for f in STATE_FIELDS:
+    for f in _required():
         if f not in st:
             r.err(st, f"state is missing '{f}'")
     players = st.get("players") or []
@@ -150,7 +132,7 @@ def _check_players(r: Reporter, players: list, deck: list[str], opts: dict) -> l
         if not set(known) <= set(hand):
             r.err(p, f"players[{i}].known holds cards not in the hand: {set(known) - set(hand)}")
         team = p.get("team", "missing")
-        want_team = team_of(i, opts.get("teams", "none"))
+        want_team = team_of(opts.get("teams", "none"), i)
         if team != want_team:
             r.err(
                 p, f"players[{i}].team is {team!r}; teams={opts.get('teams')} gives {want_team!r}"
@@ -173,7 +155,7 @@ def _check_table(r: Reporter, table: list, n: int, deck: list[str]) -> list[str]
 
 
 def _check_bout(r: Reporter, bout: dict, st: dict, n: int) -> None:
-    for f in BOUT_FIELDS:
+    for f in _required("$defs", "bout"):
         if f not in bout:
             r.err(bout, f"bout is missing '{f}'")
     for f in ("attacker", "defender", "opener"):

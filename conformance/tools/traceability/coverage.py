@@ -29,6 +29,7 @@ class RuleRow:
 
     @property
     def missing(self) -> list[str]:
+        """What the rule still needs, each said in full (for the list of gaps)."""
         if self.descriptive:
             return [] if self.cases else ["a case that depends on it"]
         out = []
@@ -37,6 +38,11 @@ class RuleRow:
         if not self.negative:
             out.append("a negative case (one where the rule forbids something)")
         return out
+
+    @property
+    def missing_short(self) -> list[str]:
+        """:attr:`missing` without the explanations, for a table cell."""
+        return [m.split(" (")[0] for m in self.missing]
 
 
 @dataclass

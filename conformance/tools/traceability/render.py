@@ -24,11 +24,7 @@ def render_text(coverage: Coverage) -> str:
         f"{'rule':<14} {'needs':<5} {'pos':>4} {'neg':>4} {'cases':>5}  status",
     ]
     for row in coverage.rules:
-        status = (
-            "ok"
-            if not row.missing
-            else "MISSING " + ", ".join(m.split(" (")[0] for m in row.missing)
-        )
+        status = "MISSING " + ", ".join(row.missing_short) if row.missing else "ok"
         needs = "1" if row.descriptive else "+/-"
         lines.append(
             f"{row.rule:<14} {needs:<5} {len(row.positive):>4} {len(row.negative):>4} "
@@ -137,11 +133,7 @@ def render_markdown(coverage: Coverage) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for row in coverage.rules:
-        status = (
-            "ok"
-            if not row.missing
-            else "**missing** " + "; ".join(m.split(" (")[0] for m in row.missing)
-        )
+        status = "**missing** " + "; ".join(row.missing_short) if row.missing else "ok"
         needs = "one case" if row.descriptive else "+ and -"
         out.append(
             f"| [{row.rule}](#{row.rule.lower()}) | {_md(row.title)} | {needs} | "
