@@ -2,6 +2,8 @@
 
 - :func:`features_dir`: where the ``.feature`` files are (a checkout's ``features/``, or the
   copy a wheel packs as ``conformance/_features``);
+- :mod:`conformance.bdd.model`: the one reading of the features' structure (scenarios with their
+  file and line, tags, rule IDs, options, game) and the grammar of tags and option steps;
 - :mod:`conformance.bdd.steps`: the engine-agnostic step definitions;
 - :mod:`conformance.bdd.plugin`: the pytest hooks that turn ``@R-...``/``@opt:...`` tags into
   markers, and a fallback ``durak_engine`` fixture (the in-process reference engine);
