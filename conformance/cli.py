@@ -6,7 +6,7 @@
   spec/protocol.md on stdin/stdout;
 - ``perft``: move-path counts from named positions (:mod:`conformance.tools.perft`);
 - ``coverage``: rule -> cases and option value -> cases (:mod:`conformance.tools.traceability`);
-- ``replay``: game records replayed on an engine (:mod:`conformance.tools.record`);
+- ``replay``: game records replayed on an engine (:mod:`conformance.tools.replay`);
 - ``fuzz``: differential fuzzing against the reference engine (:mod:`conformance.tools.fuzz`);
 - ``report``: JSON Lines run reports as an HTML page or Markdown, engines side by side
   (:mod:`conformance.reports.html`);
@@ -18,14 +18,22 @@ against it), 1 when a case fails, 2 for a usage or configuration error (a bad op
 that cannot be started or greeted, a selection that matches nothing), 3 when nothing failed but
 the run is incomplete: no case ran, or fewer than ``--min-share`` of the selected cases (default
 half) were inside the engine's claims.
+
+Each subcommand is one row of :data:`SUBCOMMANDS` (help texts, what adds its arguments, what runs
+it), so adding one is adding a row; a tool of :mod:`conformance.tools` brings its own
+``add_cli_arguments`` and ``run_cli``, and this module starts and closes the engine for those that
+run on one.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from conformance.engines.process import (
     DEFAULT_MAX_CONSECUTIVE_FAULTS,
@@ -69,21 +77,9 @@ def _engine_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="durak-conformance",
-        description="Rules specification, reference engine and conformance suite for Durak.",
-    )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    run = commands.add_parser(
-        "run",
-        help="run the conformance suite against an engine",
-        description="Run every YAML fixture and Gherkin scenario against an engine. Arguments "
-        "after -- go to pytest unchanged.",
-    )
-    _engine_arguments(run)
-    select = run.add_argument_group("selection (repeat or comma-separate)")
+def _run_arguments(parser: argparse.ArgumentParser) -> None:
+    _engine_arguments(parser)
+    select = parser.add_argument_group("selection (repeat or comma-separate)")
     select.add_argument("--area", action="append", default=[], help="rule area, e.g. THROW")
     select.add_argument("--rule", action="append", default=[], help="rule ID, e.g. R-THROW-1")
     select.add_argument("--ruleset", action="append", default=[], help="preset, e.g. podkidnoy")
@@ -97,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     select.add_argument("--no-fixtures", action="store_true", help="skip the packaged fixtures")
     select.add_argument("--no-features", action="store_true", help="skip the Gherkin scenarios")
-    out = run.add_argument_group("expected failures and reports")
+    out = parser.add_argument_group("expected failures and reports")
     out.add_argument("--xfail", metavar="FILE", help="expected-failure list (YAML)")
     out.add_argument(
         "--update-xfail", action="store_true", help="rewrite --xfail from this run's failures"
@@ -116,101 +112,36 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument(
         "-j", "--jobs", type=int, metavar="N", help="run on N processes (pytest-xdist)"
     )
-    run.add_argument("pytest_args", nargs="*", help=argparse.SUPPRESS)
+    parser.add_argument("pytest_args", nargs="*", help=argparse.SUPPRESS)
 
-    serve = commands.add_parser(
-        "serve",
-        help="run the reference engine as a protocol process (stdin/stdout)",
-        description="Serve an in-process engine over the JSON Lines protocol of "
-        "spec/protocol.md until end of input.",
-    )
-    serve.add_argument(
+
+def _serve_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
         "--engine",
         metavar="SPEC",
         help="python:MODULE:NAME to serve another in-process engine (default: the reference)",
     )
 
-    perft = commands.add_parser("perft", help="count move paths from named positions")
-    _engine_arguments(perft)
-    try:
-        from conformance.tools import perft as perft_module
 
-        perft_module.add_cli_arguments(perft)
-    except ImportError:  # pragma: no cover - perft not shipped
-        pass
-
-    coverage = commands.add_parser(
-        "coverage",
-        help="rule -> cases and option value -> cases of the suite (the traceability gate)",
-        description="Print which cases show each rule allowing and forbidding and which cases "
-        "play each option value; exit 1 when the traceability gate would fail.",
-    )
-    from conformance.tools import traceability
-
-    traceability.add_cli_arguments(coverage)
-
-    replay_parser = commands.add_parser(
-        "replay",
-        help="replay game records on an engine (each move legal, the result reproduced)",
-        description="Replay game records (spec/schema/record.schema.json) on an engine: every "
-        "move must be in its legal set and accepted, and the final result must be the recorded "
-        "one. Exit 0 when all pass, 1 when one diverges or is broken, 2 for a usage error.",
-    )
-    _engine_arguments(replay_parser)
-    from conformance.tools import record
-
-    record.add_cli_arguments(replay_parser)
-
-    fuzz_parser = commands.add_parser(
-        "fuzz",
-        help="differential fuzzing: random games on a reference and an engine, step by step",
-        description="Play random games on the reference engine and the engine under test side "
-        "by side; at the first disagreement of a game write a minimal YAML fixture. Exit 0 "
-        "without findings, 1 with findings, 2 for a usage error.",
-    )
-    _engine_arguments(fuzz_parser)
-    from conformance.tools import fuzz as fuzz_module
-
-    fuzz_module.add_cli_arguments(fuzz_parser)
-
-    identify_parser = commands.add_parser(
-        "identify",
-        help="tell an engine its dialect: which value of each option it really plays",
-        description="Run the cases that tell each option's values apart on the engine, under "
-        "the value it claims, and report which value it plays (or that it plays none "
-        "consistently, with the cases that show it); print the honest hello that follows. "
-        "Exit 0 when no option is played inconsistently, 1 when one is, 2 for a usage error.",
-    )
-    _engine_arguments(identify_parser)
-    from conformance.tools import identify as identify_module
-
-    identify_module.add_cli_arguments(identify_parser)
-
-    export_parser = commands.add_parser(
-        "export",
-        help="write the suite's cases (fixtures, perft positions, records) as one JSON document",
-        description="Write every fixture case, perft position and packaged game record as one "
-        "JSON document, for runners in other languages. Exit 0 when written, 2 when a fixture "
-        "is broken.",
-    )
-    from conformance.tools import export as export_module
-
-    export_module.add_cli_arguments(export_parser)
-
-    report_parser = commands.add_parser(
-        "report",
-        help="render run reports (run --json) as one HTML page or Markdown, engines side by side",
-        description="Read one or more JSON Lines reports written by 'run --json' and render "
-        "them, one column per report: engines and claims, pass/fail per rule area and option "
-        "value, each rule's cases, and the failing cases with step, expected and actual. "
-        "Without --html the Markdown goes to standard output. Exit 0 when written, 2 for a "
-        "report file that cannot be read (the message names file and line).",
-    )
-    report_parser.add_argument("reports", nargs="+", metavar="REPORT.jsonl")
-    report_parser.add_argument("--html", metavar="OUT", help="write a self-contained HTML page")
-    report_parser.add_argument(
+def _report_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("reports", nargs="+", metavar="REPORT.jsonl")
+    parser.add_argument("--html", metavar="OUT", help="write a self-contained HTML page")
+    parser.add_argument(
         "--markdown", action="store_true", help="print Markdown to standard output too"
     )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="durak-conformance",
+        description="Rules specification, reference engine and conformance suite for Durak.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for command in SUBCOMMANDS:
+        texts = {"help": command.help}
+        if command.description is not None:
+            texts["description"] = command.description
+        command.add_arguments(commands.add_parser(command.name, **texts))
     return parser
 
 
@@ -226,8 +157,8 @@ def pytest_arguments(args: argparse.Namespace) -> list[str] | str:
     if not _own_plugin_loaded_by_entry_point():
         argv += ["-p", "conformance.pytest_plugin"]
     targets: list[str] = []
-    if not args.no_fixtures:
-        targets.append(str(PACKAGE_DIR / "fixtures"))
+    if not args.no_fixtures:  # the packaged cases: fixtures, game records, perft positions
+        targets += [str(PACKAGE_DIR / name) for name in ("fixtures", "records", "perft")]
     for directory in args.fixtures:
         if not Path(directory).exists():
             return f"--fixtures {directory}: no such file or directory"
@@ -341,18 +272,6 @@ def _on_engine(args: argparse.Namespace, command: str, run_cli: Callable[..., in
         return run_cli(engine, args)
 
 
-def perft(args: argparse.Namespace) -> int:
-    from conformance.tools import perft as perft_module
-
-    return _on_engine(args, "perft", perft_module.run_cli)
-
-
-def replay(args: argparse.Namespace) -> int:
-    from conformance.tools import record
-
-    return _on_engine(args, "replay", record.run_cli)
-
-
 def report(args: argparse.Namespace) -> int:
     from conformance.reports.html import render_html, render_markdown
     from conformance.reports.reader import ReportFileError, load_report
@@ -385,6 +304,132 @@ def _rule_titles() -> dict[str, str]:
         return {}
 
 
+# --------------------------------------------------------------------------- the subcommands
+
+
+def _tool(name: str) -> ModuleType:
+    return importlib.import_module(f"conformance.tools.{name}")
+
+
+def _tool_arguments(name: str, *, engine: bool) -> Callable[[argparse.ArgumentParser], None]:
+    """Adds the arguments of tool ``name`` (``add_cli_arguments``), after ``--engine`` and the
+    process limits when the tool talks to an engine."""
+
+    def add(parser: argparse.ArgumentParser) -> None:
+        if engine:
+            _engine_arguments(parser)
+        _tool(name).add_cli_arguments(parser)
+
+    return add
+
+
+def _tool_on_engine(name: str, command: str) -> Callable[[argparse.Namespace], int]:
+    """Runs tool ``name``'s ``run_cli(engine, args)`` on the engine of ``--engine``."""
+    return lambda args: _on_engine(args, command, _tool(name).run_cli)
+
+
+def _tool_alone(name: str) -> Callable[[argparse.Namespace], int]:
+    """Runs tool ``name``'s ``run_cli(args)``: it needs no engine, or starts its own."""
+    return lambda args: _tool(name).run_cli(args)
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    """One subcommand: its help texts, what adds its arguments, what runs it (to an exit
+    status)."""
+
+    name: str
+    help: str
+    description: str | None
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    handler: Callable[[argparse.Namespace], int]
+
+
+#: Every subcommand, in the order ``--help`` lists them: the one table from name to handler.
+SUBCOMMANDS = (
+    Subcommand(
+        "run",
+        "run the conformance suite against an engine",
+        "Run every YAML fixture and Gherkin scenario against an engine. Arguments after -- go "
+        "to pytest unchanged.",
+        _run_arguments,
+        run,
+    ),
+    Subcommand(
+        "serve",
+        "run the reference engine as a protocol process (stdin/stdout)",
+        "Serve an in-process engine over the JSON Lines protocol of spec/protocol.md until end "
+        "of input.",
+        _serve_arguments,
+        serve,
+    ),
+    Subcommand(
+        "perft",
+        "count move paths from named positions",
+        None,
+        _tool_arguments("perft", engine=True),
+        _tool_on_engine("perft", "perft"),
+    ),
+    Subcommand(
+        "coverage",
+        "rule -> cases and option value -> cases of the suite (the traceability gate)",
+        "Print which cases show each rule allowing and forbidding and which cases play each "
+        "option value; exit 1 when the traceability gate would fail.",
+        _tool_arguments("traceability", engine=False),
+        _tool_alone("traceability"),
+    ),
+    Subcommand(
+        "replay",
+        "replay game records on an engine (each move legal, the result reproduced)",
+        "Replay game records (spec/schema/record.schema.json) on an engine: every move must be "
+        "in its legal set and accepted, and the final result must be the recorded one. Exit 0 "
+        "when all pass, 1 when one diverges or is broken, 2 for a usage error.",
+        _tool_arguments("replay", engine=True),
+        _tool_on_engine("replay", "replay"),
+    ),
+    Subcommand(
+        "fuzz",
+        "differential fuzzing: random games on a reference and an engine, step by step",
+        "Play random games on the reference engine and the engine under test side by side; at "
+        "the first disagreement of a game write a minimal YAML fixture. Exit 0 without "
+        "findings, 1 with findings, 2 for a usage error.",
+        _tool_arguments("fuzz", engine=True),
+        _tool_alone("fuzz"),
+    ),
+    Subcommand(
+        "identify",
+        "tell an engine its dialect: which value of each option it really plays",
+        "Run the cases that tell each option's values apart on the engine, under the value it "
+        "claims, and report which value it plays (or that it plays none consistently, with the "
+        "cases that show it); print the honest hello that follows. Exit 0 when no option is "
+        "played inconsistently, 1 when one is, 2 for a usage error.",
+        _tool_arguments("identify", engine=True),
+        _tool_on_engine("identify", "identify"),
+    ),
+    Subcommand(
+        "export",
+        "write the suite's cases (fixtures, perft positions, records) as one JSON document",
+        "Write every fixture case, perft position and packaged game record as one JSON "
+        "document, for runners in other languages. Exit 0 when written, 2 when a fixture is "
+        "broken.",
+        _tool_arguments("export", engine=False),
+        _tool_alone("export"),
+    ),
+    Subcommand(
+        "report",
+        "render run reports (run --json) as one HTML page or Markdown, engines side by side",
+        "Read one or more JSON Lines reports written by 'run --json' and render them, one "
+        "column per report: engines and claims, pass/fail per rule area and option value, each "
+        "rule's cases, and the failing cases with step, expected and actual. Without --html the "
+        "Markdown goes to standard output. Exit 0 when written, 2 for a report file that cannot "
+        "be read (the message names file and line).",
+        _report_arguments,
+        report,
+    ),
+)
+HANDLERS = {command.name: command.handler for command in SUBCOMMANDS}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -395,32 +440,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "run":
         args.pytest_args = list(args.pytest_args) + extra
-        return run(args)
-    if extra:
+    elif extra:
         parser.error("arguments after -- are only for run")
-    if args.command == "serve":
-        return serve(args)
-    if args.command == "perft":
-        return perft(args)
-    if args.command == "coverage":
-        from conformance.tools import traceability
-
-        return traceability.run_cli(args)
-    if args.command == "replay":
-        return replay(args)
-    if args.command == "fuzz":
-        from conformance.tools import fuzz as fuzz_module
-
-        return fuzz_module.run_cli(args)
-    if args.command == "report":
-        return report(args)
-    if args.command == "export":
-        from conformance.tools import export as export_module
-
-        return export_module.run_cli(args)
-    if args.command == "identify":
-        from conformance.tools import identify as identify_module
-
-        return _on_engine(args, "identify", identify_module.run_cli)
-    parser.print_help()
-    return 2
+    handler = HANDLERS.get(args.command)
+    if handler is None:
+        parser.print_help()
+        return 2
+    return handler(args)
