@@ -4,8 +4,9 @@
 A case cites the rules of its ``rules:`` list and of its refusals; it shows them allowing with
 a step that shows something allowed (``move``, ``legal_includes``, a non-empty ``legal``, an
 ``observe`` with ``expect``, a deal the engine must set up) and forbidding with one that shows
-something not allowed (``legal_excludes``, ``legal``, an ``observe`` with ``absent``). A refusal
-counts for the rule it names only. The full definitions are in the package's docstring.
+something not allowed (``legal_excludes``, ``legal``, an ``observe`` with ``absent``), as the
+step kinds declare it (:mod:`conformance.suite.kinds`). A refusal counts for the rule it names
+only. The full definitions are in the package's docstring.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from conformance.suite.kinds import polarity
 from conformance.tools.common_table import table_name
 from conformance.tools.traceability.spec import (
     FIXTURE,
@@ -43,50 +45,57 @@ def fixture_traces(
         )
         for p in load_problems
     ]
-    traces = []
-    for case in cases:
-        where = f"{display_path(case.path, root)}:{case.line} ({case.id})"
-        trace = CaseTrace(case.id, FIXTURE, where, table=table_name(case.players, case.ruleset))
-        listed = {rule for rule in case.rules if check_rule(rule, spec, where, "rules:", problems)}
-        trace.cites |= listed
-        kinds = [step.kind for step in case.steps]
-        refused = getattr(case, "start_refused", None)
-        # a new game the engine must set up (not one it must refuse)
-        dealt = ("deck" in case.start or "seed" in case.start) and refused is None
-        observes = [step for step in case.steps if step.kind == "observe"]
-        if (
-            dealt
-            or "move" in kinds
-            or "legal_includes" in kinds
-            or any(step.kind == "legal" and step.body for step in case.steps)
-            or any("expect" in step.data for step in observes)
-        ):
-            trace.positive |= listed
-        if (
-            "legal_excludes" in kinds
-            or "legal" in kinds
-            or any("absent" in step.data for step in observes)
-        ):
-            trace.negative |= listed
-        refused_rule = (refused or {}).get("rule")
-        if refused_rule is not None and check_rule(
-            refused_rule, spec, where, "start_refused rule:", problems
-        ):
-            trace.cites.add(refused_rule)
-            trace.negative.add(refused_rule)
-        for step in case.steps:
-            if step.kind == "refuse" and "rule" in step.data:
-                rule = step.data["rule"]
-                step_where = f"{display_path(case.path, root)}:{step.line} ({case.id})"
-                if check_rule(rule, spec, step_where, "refuse ... rule:", problems):
-                    trace.cites.add(rule)
-                    trace.negative.add(rule)
-        for name, value in case.options.items():
-            if check_option(str(name), str(value), spec, where, "options:", problems):
-                trace.options[str(name)] = str(value)
-        problems += options_against_ruleset(case, trace.options, where)
-        traces.append(trace)
+    traces = [_case_trace(case, spec, root, problems) for case in cases]
     return traces, problems
+
+
+def _case_trace(
+    case: Any, spec: SpecIndex, root: Path | None, problems: list[Problem]
+) -> CaseTrace:
+    """What one case cites, shows and discriminates; what it cites wrongly goes to ``problems``."""
+    where = f"{display_path(case.path, root)}:{case.line} ({case.id})"
+    trace = CaseTrace(case.id, FIXTURE, where, table=table_name(case.players, case.ruleset))
+    listed = {rule for rule in case.rules if check_rule(rule, spec, where, "rules:", problems)}
+    trace.cites |= listed
+    allows, forbids = _shown(case)
+    if allows:
+        trace.positive |= listed
+    if forbids:
+        trace.negative |= listed
+    refused_rule = (getattr(case, "start_refused", None) or {}).get("rule")
+    if refused_rule is not None and check_rule(
+        refused_rule, spec, where, "start_refused rule:", problems
+    ):
+        trace.cites.add(refused_rule)
+        trace.negative.add(refused_rule)
+    for step in case.steps:
+        if step.kind == "refuse" and "rule" in step.data:
+            rule = step.data["rule"]
+            step_where = f"{display_path(case.path, root)}:{step.line} ({case.id})"
+            if check_rule(rule, spec, step_where, "refuse ... rule:", problems):
+                trace.cites.add(rule)
+                trace.negative.add(rule)
+    for name, value in case.options.items():
+        if check_option(str(name), str(value), spec, where, "options:", problems):
+            trace.options[str(name)] = str(value)
+    problems += options_against_ruleset(case, trace.options, where)
+    return trace
+
+
+def _shown(case: Any) -> tuple[bool, bool]:
+    """(allows, forbids) for the rules a case lists: by each step kind's own declaration
+    (:func:`conformance.suite.kinds.polarity`, the runner's), plus a start the engine must deal
+    rather than refuse, which shows a set-up allowed. A refusal is left out: it shows only the
+    rule it cites."""
+    refused = getattr(case, "start_refused", None)
+    allows = ("deck" in case.start or "seed" in case.start) and refused is None
+    forbids = False
+    for step in case.steps:
+        if step.kind != "refuse":
+            shows_allowed, shows_forbidden = polarity(step.kind, step.data)
+            allows |= shows_allowed
+            forbids |= shows_forbidden
+    return allows, forbids
 
 
 def options_against_ruleset(case: Any, options: dict[str, str], where: str) -> list[Problem]:
