@@ -606,9 +606,9 @@ def _cache_fixture_files() -> None:
     """
     import copy
 
-    from conformance import pytest_plugin
+    from conformance.plugin import items
 
-    original = getattr(pytest_plugin, "load_file", None)
+    original = getattr(items, "load_file", None)
     if original is None:
         return
     parsed: dict = {}
@@ -621,7 +621,7 @@ def _cache_fixture_files() -> None:
             parsed[key] = original(path)
         return copy.deepcopy(parsed[key])
 
-    pytest_plugin.load_file = load_file
+    items.load_file = load_file
 
 
 def _report_fails(report: Path) -> bool:

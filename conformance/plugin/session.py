@@ -1,0 +1,168 @@
+"""The state of one run of the plugin: the engine, its claim, the lists, the reports.
+
+One :class:`DurakSession` per pytest process (the controller and each xdist worker). The engine is
+started on first use, so a run without durak items never starts one; a failing ``hello`` is a
+configuration error that stops the run. Report records reach the controller through pytest's own
+report stream (``pytest_runtest_logreport``), so the JSON report and the tallies are written in
+one place even under pytest-xdist.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.engines.base import Engine, ErrorResult
+from conformance.engines.factory import EngineSpecError, make_engine
+from conformance.engines.gating import HelloError, Support
+from conformance.reports.report import JsonReport, Tally
+from conformance.suite import FIXTURES_DIR, POSITIONS_DIR, RECORDS_DIR
+from conformance.suite.cases import CaseRunner
+from conformance.suite.xfail import XfailFileError, XfailList
+
+STATE = pytest.StashKey["DurakSession"]()
+
+#: The selection options (``--durak-<name>``), in the order reports list them.
+SELECTORS = ("area", "rule", "ruleset", "case")
+
+
+def listed(config: pytest.Config, name: str) -> list[str]:
+    """The values of a repeatable, comma-separated option."""
+    values = config.getoption(name) or []
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+def _roots(config: pytest.Config, packaged: Path, option: str) -> list[Path]:
+    return [packaged] + [Path(p).resolve() for p in config.getoption(option) or []]
+
+
+class DurakSession:
+    """Per-process state of a run: the engine (started lazily), the claim, the lists, reports."""
+
+    def __init__(self, config: pytest.Config):
+        self.config = config
+        self.engine_spec: str | None = config.getoption("durak_engine")
+        #: where each form of case is collected: fixture YAML, record JSON, perft YAML
+        self.roots = _roots(config, FIXTURES_DIR, "durak_fixtures")
+        self.record_roots = _roots(config, RECORDS_DIR, "durak_records")
+        self.perft_roots = _roots(config, POSITIONS_DIR, "durak_perft")
+        self.controller = not hasattr(config, "workerinput")
+        self.engine: Engine | None = None
+        self.hello: dict[str, Any] | None = None
+        self.support: Support | None = None
+        self.runner: CaseRunner | None = None
+        self.hello_sent = False
+        self.seen_ids: dict[str, str] = {}
+        self.tally = Tally()
+        #: final outcomes per kind of case (fixture, scenario, record, perft)
+        self.kinds: dict[str, Counter[str]] = defaultdict(Counter)
+        self.results: dict[str, tuple[bool, str | None] | None] = {}
+        self.engine_record: dict[str, Any] | None = None
+        self.json: JsonReport | None = None
+        self.any_items = False
+        self.incomplete = False
+        self.xfail_written: Path | None = None
+        self.xfail = self._xfail_list()
+        json_path = config.getoption("durak_json")
+        if json_path and self.controller:
+            self.json = JsonReport(json_path)
+            self.json.header(
+                self.describe(), {name: listed(config, f"durak_{name}") for name in SELECTORS}
+            )
+
+    def _xfail_list(self) -> XfailList | None:
+        config = self.config
+        path = config.getoption("durak_xfail")
+        update = bool(config.getoption("durak_update_xfail"))
+        if update and not path:
+            raise pytest.UsageError("--durak-update-xfail needs --durak-xfail FILE")
+        if not path:
+            return None
+        try:
+            return XfailList.load(path, missing_ok=update)
+        except XfailFileError as exc:
+            raise pytest.UsageError(str(exc)) from None
+
+    # ---- the engine ----------------------------------------------------------------------
+
+    def get_engine(self) -> Engine:
+        """The engine under test, started and greeted on first use. A failure here is a usage
+        or configuration error: the run stops with exit status 2."""
+        if self.engine is not None:
+            return self.engine
+        config = self.config
+        try:
+            engine = make_engine(
+                self.engine_spec,
+                timeout=config.getoption("durak_timeout"),
+                max_line=config.getoption("durak_max_line"),
+                max_faults=config.getoption("durak_max_faults"),
+            )
+        except (EngineSpecError, ValueError, ImportError) as exc:
+            pytest.exit(f"durak-conformance: cannot make the engine: {exc}", returncode=2)
+        hello = engine.hello()
+        if isinstance(hello, ErrorResult):
+            engine.close()
+            details = hello.diagnostics.get("stderr_tail", "").strip()
+            tail = f"\nengine stderr (tail):\n{details}" if details else ""
+            pytest.exit(
+                f"durak-conformance: the engine failed its hello: {hello}{tail}", returncode=2
+            )
+        try:
+            self.support = Support.from_hello(hello)
+        except HelloError as exc:
+            engine.close()
+            pytest.exit(f"durak-conformance: the engine's hello is unusable: {exc}", returncode=2)
+        self.engine = engine
+        self.hello = hello
+        self.runner = CaseRunner(engine, self.support)
+        return engine
+
+    def close(self) -> None:
+        if self.engine is not None:
+            self.engine.close()
+            self.engine = None
+        if self.json is not None:
+            self.json.close()
+
+    # ---- records (controller side) -------------------------------------------------------
+
+    def record(self, record: dict[str, Any]) -> None:
+        self.any_items = True
+        self.tally.add(record)
+        self.kinds[record.get("kind") or "?"][record["outcome"]] += 1
+        base = record.get("base_outcome")
+        if base in ("passed", "failed", "error", "broken"):
+            self.results[record["id"]] = (base != "passed", record.get("signature"))
+        else:
+            self.results.setdefault(record["id"], None)
+        if self.json is not None:
+            self.json.write({"type": "case", **record})
+
+    def engine_seen(self, hello: dict[str, Any]) -> None:
+        if self.engine_record is None:
+            self.engine_record = hello
+            if self.json is not None:
+                self.json.write({"type": "engine", "command": self.describe(), **hello})
+
+    def describe(self) -> str:
+        return self.engine_spec or "reference (in process)"
+
+    # ---- a hook of this object, registered as a plugin for its config --------------------
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if not self.controller:
+            return
+        hello = getattr(report, "durak_hello", None)
+        if hello is not None:
+            self.engine_seen(hello)
+        record = getattr(report, "durak_record", None)
+        if record is not None:
+            self.record(record)
+
+
+def durak_session(config: pytest.Config) -> DurakSession:
+    return config.stash[STATE]
