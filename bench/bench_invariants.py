@@ -96,7 +96,7 @@ def main(argv=None) -> None:
         state_problems,
     )
     rate("a seat as a string (jsonschema messages)", [misshapen(s) for s in sample], state_problems)
-    validator = invariants._schemas().validator
+    validator = invariants.schema.state_schema().validator
     rate(
         "jsonschema alone (inlined schema), valid states",
         sample,

@@ -1,4 +1,4 @@
-"""conformance/suite/invariants.py: every kind of problem shown on a real state broken one way at a time,
+"""conformance/suite/invariants: every kind of problem shown on a real state broken one way at a time,
 no problem on the states of random reference games and of the fixtures, and no exception on any
 JSON value."""
 
@@ -494,7 +494,7 @@ def _paths(node, path=()):
 
 def _agrees_with_jsonschema(value):
     """The compiled schema predicate and jsonschema give the same verdict."""
-    schemas = invariants._schemas()
+    schemas = invariants.schema.state_schema()
     assert schemas.fast is not None
     assert schemas.fast(value) == schemas.validator.is_valid(value)
 

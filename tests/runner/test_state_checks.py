@@ -1,5 +1,5 @@
 """The runner checks every state an engine answers with, whatever the case expects
-(conformance/suite/invariants.py): a card copied into a second hand fails the case under R-DECK-5
+(conformance/suite/invariants/): a card copied into a second hand fails the case under R-DECK-5
 even when no step looks at that hand, and a malformed state fails it naming the field instead of
 raising inside a step."""
 

@@ -26,10 +26,10 @@ DESCRIPTIVE: dict[str, str] = {
     "R-DECK-2": "the rank order; moves that break it are refused under R-BEAT-1",
     "R-DECK-3": "the card notation and twins; a bad card is a bad_request, not a rule",
     "R-DECK-5": "each card in one place: an invariant of every state, checked by "
-    "conformance/suite/invariants.py; no move is refused for it",
+    "conformance/suite/invariants/; no move is refused for it",
     "R-DEAL-2": "the deck order is an input: a determinism convention, nothing to refuse",
     "R-PLAY-6": "every state a complete position: the schema and the invariants of every state, "
-    "checked by conformance/suite/invariants.py; no move is refused for it",
+    "checked by conformance/suite/invariants/; no move is refused for it",
     "R-END-5": "no end by repetition: a game simply goes on; only a harness cap is asked for",
 }
 # R-INFO-1 and R-INFO-2 were descriptive until fixtures gained the observe step: an observation
