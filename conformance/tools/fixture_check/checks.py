@@ -17,6 +17,7 @@ import yaml
 from conformance.contract.cards import CARD_RE, card_key
 from conformance.contract.cards import deck as full_deck
 from conformance.contract.seats import legal_player_counts
+from conformance.suite.kinds import STEP_KINDS, step_kinds
 from conformance.tools.fixture_check.loading import (
     LINE,
     Problem,
@@ -46,16 +47,6 @@ ACTIONS = {
     "pass": set(),
     "transfer": {"cards"},
     "show_trump": {"card"},
-}
-STEP_KINDS = {
-    "legal",
-    "legal_includes",
-    "legal_excludes",
-    "move",
-    "refuse",
-    "expect",
-    "result",
-    "observe",
 }
 CASE_FIELDS_REQUIRED = ("id", "description", "rules", "ruleset", "players", "start", "steps")
 CASE_FIELDS_ALLOWED = set(CASE_FIELDS_REQUIRED) | {"options", "start_refused"}
@@ -212,10 +203,9 @@ class CaseChecker(Reporter):
         if not isinstance(step, dict):
             self.err(self.case, "a step must be a mapping")
             return
-        kinds = [k for k in step if k in STEP_KINDS]
+        kinds = step_kinds(step)
         companions: tuple[str, ...] = ("rule", "code", LINE, "note")
         if "observe" in kinds:  # an observe step carries its own expect and absent
-            kinds = [k for k in kinds if k != "expect"]
             companions += ("expect", "absent")
         extra = [k for k in step if k not in STEP_KINDS and k not in companions]
         if len(kinds) != 1 or extra:
