@@ -29,7 +29,7 @@ from conformance.contract.seats import legal_player_counts
 from conformance.engines.base import Engine, ErrorResult, InProcessEngine
 from conformance.engines.gating import Support
 from conformance.suite.applicability import Applicability, decide, substitute
-from conformance.suite.handlers import HANDLERS
+from conformance.suite.handlers import HANDLERS, bind_seats
 from conformance.suite.loader import Case, Step
 from conformance.suite.verdicts import ErrorAnswer, StepFailed, check_invariants, require
 
@@ -44,7 +44,8 @@ OUTCOMES = ("passed", "failed", "error", "unsupported", "not_run", "broken")
 
 @dataclass
 class CaseResult:
-    """What happened to one case."""
+    """What happened to one case, whatever its form: the one record a report is written from.
+    ``location`` (``file:line``) and ``rules`` are the case's; ``step`` holds its index and line."""
 
     case_id: str
     outcome: str
@@ -60,6 +61,8 @@ class CaseResult:
     duration: float = 0.0
     #: the gate's answer: option values substituted for the engine, or the claims that block it
     applicability: Applicability | None = None
+    location: str = ""
+    rules: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -119,7 +122,8 @@ class CaseRun:
 
     def feed(self, step: Step) -> CaseResult | None:
         """Judge ``step`` from the state now with the handler of its kind; None when it holds,
-        else the failing result (kept: later steps are not judged)."""
+        else the failing result (kept: later steps are not judged). Seats the step names by
+        role (``/bout/defender``) are read from the state now first."""
         if self.result is not None:
             return self.result
         if self.case.start_refused is not None:
@@ -127,18 +131,26 @@ class CaseRun:
         self.before = canonical.normalise_state(self.state)
         self.steps_judged += 1
         try:
+            step = bind_seats(step, self.before)
             HANDLERS[step.kind](self, step)
         except (StepFailed, ErrorAnswer) as failure:
-            self.result = self._failed(failure, step)
+            self.close(self._failed(failure, step))
         return self.result
 
     def accept(self, after: Any, move: dict[str, Any]) -> None:
         """The case goes on from ``after``, the answer to the accepted ``move``."""
         self.previous, self.last_move, self.state = self.state, move, after
 
+    def close(self, result: CaseResult) -> None:
+        """The verdict is ``result``: no further step is judged."""
+        result.location, result.rules = self.case.location, tuple(self.case.rules)
+        self.result = result
+
     def finish(self) -> CaseResult:
         """The verdict: the failure or the gate's answer if there was one, else passed."""
-        result = self.result or CaseResult(self.case.id, "passed")
+        if self.result is None:
+            self.close(CaseResult(self.case.id, "passed"))
+        result = self.result
         if result.ruleset is None and self.ruleset is not None and result.outcome != "broken":
             result.ruleset = self.ruleset
         if self.applicability is not None and (
@@ -146,7 +158,6 @@ class CaseRun:
         ):
             result.applicability = self.applicability
         result.duration = time.perf_counter() - self._began
-        self.result = result
         return result
 
     # ---- the start ----------------------------------------------------------------------------
@@ -168,7 +179,7 @@ class CaseRun:
                 if self.check_states:
                     check_invariants(state)
         except (StepFailed, ErrorAnswer) as failure:
-            self.result = self._failed(failure, None)
+            self.close(self._failed(failure, None))
             return
         self.state = state
         self.start_state = canonical.normalise_state(state)
@@ -339,7 +350,7 @@ class CaseRunner:
             options,
             case.players,
             self.support,
-            lambda substitution: self._holds_on_reference(variant(substitution)),
+            lambda substitution: self._holds_on_reference(variant, substitution),
             catalog=self._catalog,
             defaults=self._defaults,
             count=not (case.start_refused is not None and forbidden),
@@ -353,8 +364,13 @@ class CaseRunner:
             return case
         return dataclasses.replace(case, ruleset=substitute(case.ruleset, substitution))
 
-    def _holds_on_reference(self, case: Case) -> bool:
-        """Every expectation of ``case`` (a substituted variant) holds on the reference engine."""
+    def _holds_on_reference(self, variant: Variant, substitution: dict[str, Any]) -> bool:
+        """Every expectation of the case under ``substitution`` holds on the reference engine;
+        a case that cannot be written under it (a scenario's position) does not hold."""
+        try:
+            case = variant(substitution)
+        except ValueError:
+            return False
         if self._reference_runner is None:
             self._reference_runner = CaseRunner(
                 self._reference or InProcessEngine(),
@@ -402,18 +418,18 @@ class CaseRunner:
         ruleset = self.resolve(case)
         if isinstance(ruleset, str):
             run = CaseRun(self, case, None)
-            run.result = CaseResult(case.id, "broken", f"the case's ruleset is invalid: {ruleset}")
+            run.close(CaseResult(case.id, "broken", f"the case's ruleset is invalid: {ruleset}"))
             return run
         run = CaseRun(self, case, ruleset)
         problem = self.check(case, ruleset)
         if problem is not None:
             message = f"{case.location}: {problem}"
-            run.result = CaseResult(case.id, "broken", message, signature="broken fixture")
+            run.close(CaseResult(case.id, "broken", message, signature="broken fixture"))
             return run
         run.applicability = self.gate(case, ruleset, variant)
         if not run.applicability.runs:
             reason = run.applicability.reason or "not claimed in hello"
-            run.result = CaseResult(case.id, "unsupported", reason, signature="unsupported")
+            run.close(CaseResult(case.id, "unsupported", reason, signature="unsupported"))
             return run
         if run.applicability.substituted:
             substituted = run.applicability.substituted

@@ -18,14 +18,17 @@ subset of the result, ``observe`` one player's observation.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from conformance.contract import canonical
 from conformance.engines.base import ErrorResult
+from conformance.suite.aftermath import judge_bout, judge_check, judge_redeal
+from conformance.suite.kinds import SEAT_ROLES
 from conformance.suite.observation import schema_problems
-from conformance.suite.verdicts import ErrorAnswer, StepFailed, check_invariants, require
+from conformance.suite.verdicts import ErrorAnswer, StepFailed, check_invariants, require, shown
 
 if TYPE_CHECKING:
     from conformance.suite.cases import CaseRun
@@ -46,9 +49,13 @@ def _wanted(moves: list[Any]) -> dict[str, Any]:
 
 
 def judge_legal(run: CaseRun, step: Step) -> None:
-    """``legal``: the engine's legal set is exactly the step's (order aside, no move twice)."""
-    body = step.body
-    got = [canonical.canonical_move(move) for move in _legal_moves(run, body)]
+    """``legal``: the engine's legal set is exactly the step's (order aside, no move twice);
+    with ``player``, that player's legal moves are exactly the step's."""
+    body, player = step.body, step.data.get("player")
+    listed = _legal_moves(run, body)
+    if player is not None:
+        listed = [m for m in listed if isinstance(m, dict) and m.get("player") == player]
+    got = [canonical.canonical_move(move) for move in listed]
     got_set, want = set(got), _wanted(body)
     missing = [want[key] for key in sorted(set(want) - got_set)]
     extra = [json.loads(key) for key in sorted(got_set - set(want))]
@@ -60,9 +67,8 @@ def judge_legal(run: CaseRun, step: Step) -> None:
     if twice:
         actual["listed_twice"] = [json.loads(key) for key in twice]
         parts.append(f"{len(twice)} listed twice")
-    raise StepFailed(
-        "the legal set differs: " + ", ".join(parts), body, actual, signature="wrong set"
-    )
+    whose = "the legal set" if player is None else f"player {player}'s legal set"
+    raise StepFailed(f"{whose} differs: " + ", ".join(parts), body, actual, signature="wrong set")
 
 
 def judge_legal_includes(run: CaseRun, step: Step) -> None:
@@ -95,6 +101,34 @@ def judge_legal_excludes(run: CaseRun, step: Step) -> None:
             {"present": present, "legal": moves},
             signature="forbidden moves listed",
         )
+
+
+def judge_movers(run: CaseRun, step: Step) -> None:
+    """``movers``: exactly these seats have a legal move now; with ``actions``, every legal
+    move is one of those actions ("only player 1 may move", "player 1 attacks next")."""
+    moves = _legal_moves(run, step.body)
+    seats = sorted({m.get("player") for m in moves if isinstance(m, dict)}, key=str)
+    want = sorted(set(step.body), key=str)
+    if seats != want:
+        raise StepFailed(
+            f"the players who may move are {_seats(seats)}; they must be {_seats(want)}",
+            {"movers": want},
+            {"movers": seats, "legal": moves},
+            signature="wrong movers",
+        )
+    actions = step.data.get("actions")
+    other = [m for m in moves if not isinstance(m, dict) or m.get("action") not in (actions or ())]
+    if actions is not None and other:
+        raise StepFailed(
+            f"{len(other)} legal move(s) are not {' or '.join(actions)}",
+            {"actions": actions},
+            {"other": other, "legal": moves},
+            signature="other actions listed",
+        )
+
+
+def _seats(seats: list[Any]) -> str:
+    return ", ".join(map(str, seats)) or "nobody"
 
 
 # ------------------------------------------------------------------------------- moves
@@ -141,10 +175,12 @@ def _input_unchanged(state: Any, given: str) -> None:
 
 def judge_refuse(run: CaseRun, step: Step) -> None:
     """``refuse``: ``apply`` answers the step's code (``illegal_move`` unless given) citing its
-    rule, if any. The state stays as it was (R-PLAY-5)."""
+    rule, if any; the state it was given is left as it was (R-PLAY-5), and a move refused as
+    illegal is not in the legal set (R-PLAY-1). The case goes on from the same state."""
     code = step.data.get("code", "illegal_move")
     rule = step.data.get("rule")
     expected = {"code": code, "rule": rule} if rule else {"code": code}
+    given = canonical.dumps(run.state)
     answer = run.engine.apply(run.state, step.body)
     if not isinstance(answer, ErrorResult):
         raise StepFailed(
@@ -165,6 +201,23 @@ def judge_refuse(run: CaseRun, step: Step) -> None:
             answer.to_json(),
             signature=f"refused with {got}",
         )
+    _input_unchanged(run.state, given)
+    if code == "illegal_move":
+        _not_listed(run, step.body)
+
+
+def _not_listed(run: CaseRun, move: Any) -> None:
+    """A move ``apply`` refuses as illegal is not in the legal set (R-PLAY-1: it is exact)."""
+    moves = _legal_moves(run, [])
+    if canonical.canonical_move(move) in {
+        canonical.canonical_move(m) for m in moves if isinstance(m, dict)
+    }:
+        raise StepFailed(
+            "apply refused the move but legal_moves lists it (R-PLAY-1: the legal set is exact)",
+            {"listed": False},
+            {"present": [move], "legal": moves},
+            signature="refused move listed",
+        )
 
 
 # ------------------------------------------------------------------------------- the state
@@ -172,10 +225,6 @@ def judge_refuse(run: CaseRun, step: Step) -> None:
 
 def _path_of(pointer: str) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in canonical.pointer_parts(pointer))
-
-
-def _show(value: Any) -> Any:
-    return repr(value) if value is canonical.MISSING else value
 
 
 def fields_differ(
@@ -196,7 +245,7 @@ def fields_differ(
         raise StepFailed(
             f"{whose}{what} differs at " + ", ".join(pointers),
             {p: wrong[p][0] for p in pointers},
-            {p: _show(wrong[p][1]) for p in pointers},
+            {p: shown(wrong[p][1]) for p in pointers},
             signature=f"{what} differs at " + ", ".join(pointers),
         )
 
@@ -213,11 +262,11 @@ def judge_result(run: CaseRun, step: Step) -> None:
     if body is None:
         if result is not None:
             raise StepFailed(
-                "the game is over; it must go on", None, _show(result), signature="game over"
+                "the game is over; it must go on", None, shown(result), signature="game over"
             )
         return
     if not isinstance(result, dict):
-        raise StepFailed("the game is not over", body, _show(result), signature="game not over")
+        raise StepFailed("the game is not over", body, shown(result), signature="game not over")
     differ = sorted(key for key in body if result.get(key, canonical.MISSING) != body[key])
     if differ:
         raise StepFailed(
@@ -245,6 +294,8 @@ def judge_observe(run: CaseRun, step: Step) -> None:
     )
     seen = canonical.normalise_observation(answer)
     _nothing_at(seen, step.data.get("absent", []), player)
+    if step.data.get("hides_unseen"):
+        _nothing_unseen(run.before, seen, player)
     problems = schema_problems(answer)
     if problems:
         pointers = sorted({pointer or "/" for pointer, _ in problems})
@@ -271,6 +322,93 @@ def _nothing_at(seen: Any, absent: list[str], player: int) -> None:
         )
 
 
+def _nothing_unseen(state: Any, seen: Any, player: int) -> None:
+    """No card the observer has not seen appears anywhere in the observation: the talon's
+    (the face-up trump card aside), the discard pile's under ``discard_visibility: count``, and
+    the cards of the other hands not known to all (R-INFO-1, R-INFO-2, R-INFO-3)."""
+    state = state if isinstance(state, dict) else {}
+    face_up = seen.get("trump_card") if isinstance(seen, dict) else None
+    hidden = [card for card in state.get("talon") or [] if card != face_up]
+    options = (state.get("ruleset") or {}).get("options") or {}
+    if options.get("discard_visibility", "count") == "count":
+        hidden += state.get("discard") or []
+    for seat, other in enumerate(state.get("players") or []):
+        if seat != player and isinstance(other, dict):
+            known = other.get("known") or []
+            hidden += [card for card in other.get("hand") or [] if card not in known]
+    shown = _strings(seen)
+    leaked = [card for card in hidden if card in shown]
+    if leaked:
+        raise StepFailed(
+            f"player {player}'s observation shows cards hidden from them: {', '.join(leaked)}",
+            {"hidden": hidden},
+            {"leaked": leaked, "observation": seen},
+            signature="observation shows hidden cards",
+        )
+
+
+def _strings(value: Any) -> set[str]:
+    """Every string anywhere in a JSON value."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return set().union(*map(_strings, value)) if value else set()
+    return set()
+
+
+# ------------------------------------------------------------------------------- seats by role
+
+
+def bind_seats(step: Step, state: Any) -> Step:
+    """``step`` with every seat it names by role (:data:`~conformance.suite.kinds.SEAT_ROLES`:
+    a move's or the step's ``player``, a ``movers`` entry, the observer) replaced by the seat
+    that holds the role in ``state`` now."""
+    if not _names_a_role(step.data):
+        return step
+    return dataclasses.replace(step, data=_bound(step.data, state))
+
+
+def _names_a_role(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(
+            (key == "player" and item in SEAT_ROLES) or _names_a_role(item)
+            for key, item in value.items()
+        ) or any(item in SEAT_ROLES for item in value.get("movers") or [] if isinstance(item, str))
+    if isinstance(value, list):
+        return any(_names_a_role(item) for item in value)
+    return False
+
+
+def _bound(value: Any, state: Any) -> Any:
+    if isinstance(value, list):
+        return [_bound(item, state) for item in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, item in value.items():
+        if key == "player" and item in SEAT_ROLES:
+            out[key] = _seat_at(state, item)
+        elif key == "movers" and isinstance(item, list):
+            out[key] = [_seat_at(state, s) if s in SEAT_ROLES else s for s in item]
+        else:
+            out[key] = _bound(item, state)
+    return out
+
+
+def _seat_at(state: Any, role: str) -> int:
+    seat = canonical.resolve(state, role)[0]
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise StepFailed(
+            f"the step names the seat at {role}, but the state has {shown(seat)} there",
+            {role: "a seat"},
+            {role: shown(seat)},
+            signature=f"no seat at {role}",
+        )
+    return seat
+
+
 #: Kind -> handler. Every kind of :data:`conformance.suite.kinds.STEP_KINDS` has one.
 HANDLERS: dict[str, Handler] = {
     "legal": judge_legal,
@@ -281,4 +419,8 @@ HANDLERS: dict[str, Handler] = {
     "expect": judge_expect,
     "result": judge_result,
     "observe": judge_observe,
+    "movers": judge_movers,
+    "check": judge_check,
+    "bout": judge_bout,
+    "redeal": judge_redeal,
 }

@@ -24,7 +24,17 @@ STEP_KINDS = (
     "expect",
     "result",
     "observe",
+    "movers",
+    "check",
+    "bout",
+    "redeal",
 )
+
+#: Seats a step may name by their role rather than by number (a move's ``player``, the
+#: ``player`` of a ``legal`` or ``bout`` step, a ``movers`` entry, the observer): JSON pointers
+#: into the state the step is judged in. A Gherkin scenario says "the defender beats 7C with 9C"
+#: and means whoever defends when the move is made; the case says the same without an engine.
+SEAT_ROLES = ("/bout/attacker", "/bout/defender")
 
 #: What a step shows about the rules its case cites (``rules:`` or tags).
 ALLOWS = "allows"  # a move, a set-up or a sight the rules allow
@@ -33,7 +43,8 @@ BOTH = "both"  # an exact set: what is in it is allowed, what is not is forbidde
 NEITHER = "neither"  # a check of where the moves led, which permits or forbids nothing
 
 #: Kind -> what its steps show. :func:`polarity` refines it by a step's content (an empty exact
-#: set allows nothing; an observation allows with ``expect`` and forbids with ``absent``). A
+#: set allows nothing; an observation allows with ``expect`` and forbids with ``absent`` or
+#: ``hides_unseen``). A
 #: ``refuse`` forbids only for the rule it cites (the traceability gate credits that rule alone).
 POLARITY: dict[str, str] = {
     "legal": BOTH,
@@ -44,6 +55,10 @@ POLARITY: dict[str, str] = {
     "expect": NEITHER,
     "result": NEITHER,
     "observe": BOTH,
+    "movers": BOTH,
+    "check": NEITHER,
+    "bout": NEITHER,
+    "redeal": NEITHER,
 }
 
 
@@ -61,9 +76,9 @@ def polarity(kind: str, data: dict[str, Any]) -> tuple[bool, bool]:
     declared = POLARITY[kind]
     allows = declared in (ALLOWS, BOTH)
     forbids = declared in (FORBIDS, BOTH)
-    if kind == "legal" and not data.get(kind):
-        allows = False  # nothing is legal: only what is forbidden is shown
+    if kind in ("legal", "movers") and not data.get(kind):
+        allows = False  # nothing is legal (nobody may move): only what is forbidden is shown
     if kind == "observe":
         allows = "expect" in data
-        forbids = "absent" in data
+        forbids = "absent" in data or bool(data.get("hides_unseen"))
     return allows, forbids

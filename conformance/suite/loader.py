@@ -229,6 +229,16 @@ def _check_step(step: Any, document: Any, where: list[Any], path: Path) -> list[
     return _schema_problems(f"step_{kinds[0]}", step, document, where, path)
 
 
+def step_problems(data: Any) -> list[str]:
+    """What the fixture schema finds wrong with one step mapping (empty when it is a valid
+    step): how a case compiled from another form (a Gherkin scenario) is held to the format."""
+    kinds = step_kinds(data) if isinstance(data, dict) else []
+    if len(kinds) != 1:
+        return [f"a step holds exactly one of {', '.join(STEP_KINDS)}; found {kinds or 'none'}"]
+    errors = _validator(f"step_{kinds[0]}").iter_errors(data)
+    return [f"{pointer(list(e.absolute_path)) or '/'}: {e.message}" for e in errors]
+
+
 def _case_from(raw: Any, document: Any, base: list[Any], path: Path) -> Case | LoadProblem:
     line = line_of(document, base) if base else getattr(raw, "line", 1) or 1
     case_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None

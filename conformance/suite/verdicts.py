@@ -40,6 +40,11 @@ class ErrorAnswer(Exception):
         self.expected = expected
 
 
+def shown(value: Any) -> Any:
+    """A value found in an answer, as a record shows it (a pointer to nothing: ``<missing>``)."""
+    return repr(value) if value is canonical.MISSING else value
+
+
 def require(
     answer: Any, shape: type, *, what: str, expected: Any, expected_shape: Any = None
 ) -> Any:
