@@ -1,66 +1,75 @@
-"""One scenario's game: the position being described, then the state the engine plays on.
+"""One scenario's run under pytest-bdd: its case, judged step by step by the one runner.
 
-Given steps write into :attr:`ScenarioGame.spec`. The first step that needs a state (a When or a
-Then) starts the game: it checks the engine claims what the scenario needs (else the scenario is
-skipped as unsupported), asks the engine for a new game, and, for a built position, replaces
-everything but the ruleset with the position. From then on every move goes through the engine's
-``apply``, and every check reads the engine's answers; nothing here knows the rules.
-
-Every move is also checked against ``legal_moves``: a move ``apply`` accepts must be in the legal
-set and a move it refuses must not be (rule R-PLAY-1: the legal set is exact), and a refused move
-must leave the state as it was (R-PLAY-5).
+The first When or Then step compiles the whole scenario into its case
+(:func:`conformance.bdd.compiler.compile_scenario`, no engine needed), gates it on the engine's
+claims and starts it (:meth:`conformance.suite.cases.CaseRunner.begin`). Then each When and Then
+step, as pytest-bdd calls its definition, hands the case steps its sentence compiled to to the
+judge (:meth:`conformance.suite.cases.CaseRun.feed`). A scenario is therefore judged exactly as a
+fixture: the same gate (outside the claim: skipped as unsupported), the same meaning of a move,
+the same faults (a timeout or a crash is an ``error``), and one
+:class:`~conformance.suite.cases.CaseResult`, kept as :attr:`ScenarioGame.case_result`, from which
+the report record is written. A failing step raises :class:`ScenarioFailure`, whose text is the
+failure block a fixture shows.
 """
 
 from __future__ import annotations
 
 import copy
-import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conformance.bdd.phrases import describe, normalise
-from conformance.bdd.position import PositionError, PositionSpec, option_value
-from conformance.bdd.support import observe_claimed, resolve
-from conformance.contract.seats import legal_player_counts
+from conformance.bdd.compiler import CompileError, Compiler, ScenarioBuilder, Source
+from conformance.bdd.position import PositionError
 from conformance.engines.base import Engine, ErrorResult
 from conformance.engines.gating import HelloError, Support
-from conformance.suite.applicability import Applicability, decide
+from conformance.suite.applicability import Applicability
+from conformance.suite.cases import CaseResult, CaseRun, CaseRunner
+from conformance.suite.loader import Case, Step
 
-_HELLO_CACHE: dict[int, dict[str, Any] | ErrorResult] = {}
-
-
-def engine_hello(engine: Engine) -> dict[str, Any] | ErrorResult:
-    """The engine's hello, asked once per engine object."""
-    key = id(engine)
-    if key not in _HELLO_CACHE:
-        _HELLO_CACHE[key] = engine.hello()
-    return _HELLO_CACHE[key]
+_RUNNERS: dict[int, tuple[Engine, CaseRunner | ErrorResult | str]] = {}
 
 
-def check_state(state: Any, when: str) -> None:
-    """Fail the scenario when a state the engine answered breaks an invariant every state holds
-    (:mod:`conformance.suite.invariants`), whatever the scenario goes on to check."""
-    from conformance.suite.invariants import state_problems, summarise
+def engine_runner(engine: Engine) -> CaseRunner | ErrorResult | str:
+    """The case runner of ``engine`` (its hello asked once): the hello's error or the reason
+    the hello is unusable when there is none."""
+    entry = _RUNNERS.get(id(engine))
+    if entry is None or entry[0] is not engine:
+        hello = engine.hello()
+        runner: CaseRunner | ErrorResult | str = hello
+        if not isinstance(hello, ErrorResult):
+            try:
+                runner = CaseRunner(engine, Support.from_hello(hello))
+            except HelloError as exc:
+                runner = str(exc)
+        entry = _RUNNERS[id(engine)] = (engine, runner)
+    return entry[1]
 
-    problems = state_problems(state)
-    if problems:
-        rules, shown = summarise(problems)
-        pytest.fail(f"the state {when} breaks {', '.join(rules)}: {shown}")
+
+class ScenarioFailure(Exception):
+    """A scenario's case did not pass; ``result`` is its record, the text its failure block."""
+
+    def __init__(self, case: Case | None, result: CaseResult):
+        from conformance.reports.report import failure_text
+
+        self.result = result
+        record: dict[str, Any] = {"id": result.case_id, "location": result.location}
+        record["rules"] = list(result.rules)
+        if case is not None:
+            record.update(players=case.players, ruleset_request=case.ruleset)
+            record["ruleset"] = result.ruleset or case.ruleset
+        record.update(result.to_json())
+        super().__init__(f"{result.message}\n\n{failure_text(record)}")
 
 
-def _canon(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+class ScenarioGame(ScenarioBuilder):
+    """The game a scenario plays on ``engine`` while pytest-bdd calls its steps.
 
-
-class ScenarioGame:
-    """The game a scenario builds and plays, driven only through :class:`Engine`.
-
-    ``steps``: the scenario's own rendered steps, which the gate replays on the reference engine
-    to learn whether the verdict depends on an option value the engine does not claim
-    (:mod:`conformance.suite.applicability`); without them such a scenario is unsupported. ``forced``:
-    option values that replace the scenario's own when the game starts (the gate's
-    substitution).
+    ``scenario``: the running scenario (a :class:`conformance.bdd.model.Scenario` or a
+    :class:`~conformance.bdd.compiler.Source`), compiled when the first When or Then step is
+    called; ``steps`` (its rendered steps) stands for it when only those are known. Without
+    either, the case is the Given steps' start alone. ``case_result``: the verdict once known.
     """
 
     def __init__(
@@ -69,230 +78,110 @@ class ScenarioGame:
         tag_options: dict[str, str] | None = None,
         *,
         steps: list[Any] | None = None,
-        forced: dict[str, Any] | None = None,
+        scenario: Any = None,
     ):
+        super().__init__(tag_options)
         self.engine = engine
-        self.steps = steps
-        self.forced = dict(forced or {})
+        if scenario is None and steps is not None:
+            scenario = Source(list(steps), dict(self.tag_options))
+        self.scenario = scenario
         self.applicability: Applicability | None = None
-        self.spec = PositionSpec()
-        self.tag_options = dict(tag_options or {})
-        for name, value in self.tag_options.items():
-            self.spec.overrides[name] = option_value(value)
-        self.step_options: dict[str, str] = {}
-        self._state: dict[str, Any] | None = None
-        self.before: dict[str, Any] | None = None  # the state before the last accepted move
-        self.last_move: dict[str, Any] | None = None
-        self.refusal: tuple[dict[str, Any], ErrorResult] | None = None
-        self.setup_error: ErrorResult | None = None
-        self._legal: list[dict[str, Any]] | None = None
-
-    # ---- Given ------------------------------------------------------------------------------
+        self.case: Case | None = None
+        self.case_result: CaseResult | None = None
+        self._run: CaseRun | None = None
+        self._groups: list[list[Step]] = []
 
     def set_option(self, name: str, value: str) -> None:
-        """An option set by a step (an outline's Examples column); tags and steps must agree."""
-        if self._state is not None:
+        if self._run is not None:
             raise PositionError(f"option {name} is set after the game started; move it up")
-        tagged = self.tag_options.get(name)
-        if tagged is not None and tagged != value:
-            raise PositionError(f"option {name} is tagged {tagged} but a step sets {value}")
-        self.step_options[name] = value
-        self.spec.overrides[name] = option_value(value)
+        super().set_option(name, value)
 
-    # ---- starting ---------------------------------------------------------------------------
+    # ---- the judge, step by step --------------------------------------------------------------
 
-    def needed_options(self) -> dict[str, str]:
-        return {**self.tag_options, **self.step_options}
+    def emit(self, *steps: dict[str, Any], refusable: bool = False) -> None:
+        self._advance()
 
-    def hello(self) -> dict[str, Any]:
-        hello = engine_hello(self.engine)
-        if isinstance(hello, ErrorResult):
-            pytest.fail(f"the engine's hello failed: {hello}")
-        return hello
+    def refused(self, rule: str | None) -> None:
+        self._advance()
 
-    def resolved_ruleset(self) -> dict[str, Any]:
-        """The scenario's full ruleset: its preset with the tagged and stepped options."""
-        try:
-            return resolve(self.spec.ruleset_request())
-        except ValueError as exc:
-            pytest.fail(f"the scenario's ruleset is not valid: {exc}")
+    def cannot_set_up(self) -> None:
+        self._advance()
 
-    def _new_game(self, **kwargs: Any) -> dict[str, Any] | ErrorResult:
-        return self.engine.new_game(self.spec.ruleset_request(), self.spec.player_count(), **kwargs)
-
-    def start(self, expect_error: bool = False) -> None:
-        """Turn the Given steps into a state (once), or skip when the engine's claims do not
-        decide the scenario's verdict. ``expect_error``: the rules say this game cannot be set
-        up; keep the refusal."""
-        if self._state is not None or self.setup_error is not None:
+    def start(self) -> None:
+        """Compile the scenario, gate it and set the game up (once); skip it when the engine's
+        claims do not decide its verdict, fail it when the start does not hold."""
+        if self._run is not None:
             return
-        spec = self.spec
-        spec.overrides.update(self.forced)
-        ruleset = self.resolved_ruleset()
-        applicability = self._gate(ruleset, expect_error)
-        self.applicability = applicability
-        if not applicability.runs:
-            pytest.skip(f"unsupported: {applicability.reason}")
-        if applicability.substituted:
-            spec.overrides.update(applicability.substituted)
-            ruleset = self.resolved_ruleset()
         try:
-            if spec.starts_with_deal() or expect_error:
-                deck = spec.build_deck(ruleset["options"])
-                kwargs: dict[str, Any] = {}
-                if deck is not None:
-                    kwargs["deck"] = deck
-                else:
-                    kwargs["seed"] = spec.seed if spec.seed is not None else 1
-                if spec.previous is not None:
-                    kwargs["previous"] = spec.previous
-                elif spec.dealer is not None:
-                    kwargs["dealer"] = spec.dealer
-                answer = self._new_game(**kwargs)
-            else:
-                answer = spec.build_state(ruleset)
-        except PositionError as exc:
-            pytest.fail(f"the scenario's Given steps describe no valid position: {exc}")
-        if isinstance(answer, ErrorResult):
-            if expect_error and not answer.is_fault:
-                self.setup_error = answer
+            self.case = self._compile(None)
+        except CompileError as exc:
+            self._stop(None, self._broken(str(exc)))
+        runner = engine_runner(self.engine)
+        if isinstance(runner, ErrorResult):
+            pytest.fail(f"the engine's hello failed: {runner}")
+        if isinstance(runner, str):
+            pytest.fail(f"the engine's hello is unusable: {runner}")
+        self._run = runner.begin(self.case, self._compile)
+        self.applicability = self._run.applicability
+        self.case = self._run.case  # under the gate's substitution, if any
+        self._groups = self._sentences(self.case)
+        self._check()
+
+    def _advance(self) -> None:
+        """Judge the case steps of the next When or Then sentence."""
+        self.start()
+        assert self._run is not None
+        for step in self._groups.pop(0) if self._groups else []:
+            self._run.feed(step)
+            self._check()
+        if not self._groups:
+            self._check(final=True)
+
+    def _check(self, final: bool = False) -> None:
+        run = self._run
+        assert run is not None
+        if run.done or final:
+            result = run.finish()
+            if result.ok:
+                self.case_result = result
                 return
-            pytest.fail(f"the engine refused the new game: {answer}")
-        if expect_error:
-            pytest.fail("the engine set the game up, but the rules say it cannot be played")
-        if spec.starts_with_deal():
-            check_state(answer, "dealt by new_game")
-        self._state = answer
+            self._stop(self.case, result)
 
-    def _gate(self, ruleset: dict[str, Any], expect_error: bool) -> Applicability:
-        """The gate of :mod:`conformance.suite.applicability` for this scenario on this engine. A
-        scenario about a player count R-DECK-4 forbids is not gated on the count (no honest
-        hello lists one), as for fixtures."""
-        from reference_impl import rulesets
+    def _stop(self, case: Case | None, result: CaseResult) -> None:
+        self.case_result = result
+        if result.outcome == "unsupported":
+            pytest.skip(f"unsupported: {result.message}")
+        if result.outcome == "not_run":
+            pytest.skip(f"not run: {result.message}")
+        raise ScenarioFailure(case, result)
 
-        try:
-            support = Support.from_hello(self.hello())
-        except HelloError as exc:
-            pytest.fail(f"the engine's hello is unusable: {exc}")
-        options = ruleset["options"]
-        players = self.spec.player_count()
-        forbidden = players not in legal_player_counts(options)
-        deal = {"dealer": self.spec.dealer, "previous": self.spec.previous}
-        return decide(
-            options,
-            players,
-            support,
-            self._holds_on_reference,
-            catalog=rulesets.catalog_options(),
-            defaults=rulesets.default_options(),
-            count=not (expect_error and forbidden),
-            needs=support.declined(players, deal) if self.spec.starts_with_deal() else (),
-        )
+    # ---- compiling ----------------------------------------------------------------------------
 
-    def _holds_on_reference(self, substitution: dict[str, Any]) -> bool:
-        """Every step of this scenario holds on the reference engine under ``substitution``."""
-        if self.steps is None:
-            return False
-        from conformance.bdd.execute import reference_engine, run_steps
+    def _compile(self, forced: dict[str, Any] | None) -> Case:
+        """The scenario's case, with ``forced`` option values (the gate's substitution)."""
+        from conformance.bdd.compiler import compile_scenario
 
-        game = ScenarioGame(reference_engine(), self.tag_options, forced=substitution)
-        return run_steps(self.steps, game) is None
+        if self.scenario is not None:
+            return compile_scenario(self.scenario, forced)
+        compiler = Compiler(self.tag_options, forced)
+        compiler.spec = copy.deepcopy(self.spec)
+        compiler.step_options = dict(self.step_options)
+        return compiler.case(Source([], self.tag_options))
 
-    @property
-    def state(self) -> dict[str, Any]:
-        """The current state; fails if a move was refused that no step expected to be refused."""
-        self.start()
-        if self.refusal is not None:
-            move, error = self.refusal
-            pytest.fail(f"the engine refused the move '{describe(move)}': {error}")
-        assert self._state is not None
-        return self._state
+    def _broken(self, message: str) -> CaseResult:
+        """The verdict on a scenario whose text makes no case."""
+        scenario = self.scenario
+        path = Path(getattr(scenario, "path", "") or "scenario")
+        label = getattr(scenario, "label", "")
+        result = CaseResult(f"{path.stem}: {label}", "broken", message, "broken scenario")
+        result.location = f"{path}:{getattr(scenario, 'line', 0)}"
+        result.rules = tuple(getattr(scenario, "rules", ()))
+        return result
 
-    @property
-    def result(self) -> dict[str, Any] | None:
-        return self.state.get("result")
-
-    # ---- playing ----------------------------------------------------------------------------
-
-    def legal(self) -> list[dict[str, Any]]:
-        """Every legal move now (cached until the state changes)."""
-        state = self.state
-        if self._legal is None:
-            answer = self.engine.legal_moves(state)
-            if isinstance(answer, ErrorResult):
-                pytest.fail(f"legal_moves failed: {answer}")
-            self._legal = answer
-        return self._legal
-
-    def legal_keys(self) -> set[str]:
-        return {normalise(m) for m in self.legal()}
-
-    def play(self, move: dict[str, Any]) -> None:
-        """Apply ``move``. A refusal is kept for the next step to check (or to fail on)."""
-        state = self.state
-        listed = normalise(move) in self.legal_keys()
-        snapshot = copy.deepcopy(state)
-        answer = self.engine.apply(state, move)
-        if _canon(state) != _canon(snapshot):
-            pytest.fail(
-                f"the engine changed the state it was given while applying '{describe(move)}'"
-            )
-        if isinstance(answer, ErrorResult):
-            if answer.is_fault or answer.code != "illegal_move":
-                pytest.fail(f"the engine could not apply '{describe(move)}': {answer}")
-            if listed:
-                pytest.fail(
-                    f"the engine refused '{describe(move)}' ({answer}) although legal_moves lists it"
-                )
-            self.refusal = (move, answer)
-            return
-        if not listed:
-            pytest.fail(
-                f"the engine accepted '{describe(move)}' although legal_moves does not list it"
-            )
-        check_state(answer, f"after '{describe(move)}'")
-        self.before = state
-        self.last_move = move
-        self._state = answer
-        self._legal = None
-
-    def take_refusal(self) -> tuple[dict[str, Any], ErrorResult]:
-        """The refused move and the engine's error; fails if the last move was accepted."""
-        self.start()
-        if self.refusal is None:
-            last = describe(self.last_move) if self.last_move else "the last move"
-            pytest.fail(f"the engine accepted '{last}', but the rules forbid it")
-        refusal, self.refusal = self.refusal, None
-        return refusal
-
-    def observe(self, player: int) -> dict[str, Any]:
-        if not observe_claimed(self.hello()):
-            reason = "not claimed in hello: observe"
-            self.applicability = Applicability(False, blockers=("observe",), reason=reason)
-            pytest.skip(f"unsupported: {reason}")
-        answer = self.engine.observe(self.state, player)
-        if isinstance(answer, ErrorResult):
-            if answer.code == "unsupported":
-                pytest.skip(f"unsupported: the engine has no observe ({answer.message})")
-            pytest.fail(f"observe failed: {answer}")
-        return answer
-
-    # ---- reading the state ------------------------------------------------------------------
-
-    def seat(self, who: str) -> int:
-        """``"player 2"``, ``"the defender"``, ``"the attacker"`` -> a seat number."""
-        who = who.strip()
-        if who.startswith("player "):
-            return int(who.split()[1])
-        bout = self.state.get("bout")
-        if who in ("the defender", "the new defender"):
-            if bout is None:
-                pytest.fail("there is no bout, so no defender")
-            return bout["defender"]
-        if who in ("the attacker", "the main attacker"):
-            if bout is None:
-                pytest.fail("there is no bout, so no attacker")
-            return bout["attacker"]
-        raise ValueError(
-            f"{who!r} is not a player: say 'player 2', 'the defender' or 'the attacker'"
-        )
+    def _sentences(self, case: Case) -> list[list[Step]]:
+        """The case's steps, one list per When or Then sentence in order (the steps carry the
+        sentence's line); empty for a sentence that compiled to nothing (the deal, a refusal,
+        whose step is the move's)."""
+        steps = getattr(self.scenario, "steps", None) or []
+        lines = [step.line_number for step in steps if step.type in ("when", "then")]
+        return [[step for step in case.steps if step.line == line] for line in lines]

@@ -3,7 +3,8 @@
 Scenarios say "player 0 attacks with 9S", "the defender beats 9S with JS", "player 2 may throw in
 JC". This module turns such a phrase (third person or bare verb) into a contract move
 (docs/architecture.md, "Moves") and renders a move as a phrase for failure messages, so the
-Gherkin text and the JSON an engine receives say the same thing.
+Gherkin text and the JSON an engine receives say the same thing. (Moves are compared by the judge's one canonical form,
+:func:`conformance.contract.canonical.canonical_move`.)
 """
 
 from __future__ import annotations
@@ -69,17 +70,6 @@ def parse_move(phrase: str, player: int) -> dict[str, Any]:
 def split_alternatives(text: str) -> list[str]:
     """``"beat 7C with 9C or take"`` -> ``["beat 7C with 9C", "take"]``."""
     return [part for part in re.split(r"\s*(?:;|\bor\b)\s*", text.strip()) if part]
-
-
-def normalise(move: dict[str, Any]) -> str:
-    """The canonical JSON of a move (contract: cards lists sorted canonically), for set equality."""
-    out = dict(move)
-    if isinstance(out.get("cards"), list):
-        try:
-            out["cards"] = canonical(out["cards"])
-        except CardError:
-            pass
-    return json.dumps(out, sort_keys=True, separators=(",", ":"))
 
 
 def describe(move: dict[str, Any]) -> str:
