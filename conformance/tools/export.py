@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from conformance.suite import FIXTURES_DIR as FIXTURES
+from conformance.suite import POSITIONS_DIR
 from conformance.suite.loader import Case, load_paths
-from conformance.tools.perft import POSITIONS_DIR, load_positions
+from conformance.tools.perft import load_positions
 from conformance.tools.record import RECORDS_DIR, load_record
 
 #: Bumped when the export's shape changes (not when cases are added).

@@ -1,4 +1,4 @@
-"""The perft counter itself (conformance/tools/perft.py), on a toy engine whose tree is known by hand.
+"""The perft counter itself (conformance/tools/perft/), on a toy engine whose tree is known by hand.
 
 The toy game: a pile of ``n`` stones, a move takes 1 or 2, the game is over at 0. With
 f(n, d) the perft: f(n, 0) = 1, f(0, d > 0) = 0, f(1, d) = f(0, d-1), f(n, d) = f(n-1, d-1) +
@@ -16,13 +16,13 @@ import pytest
 from conformance.contract.canonical import canonical_move
 from conformance.engines.base import Engine, ErrorResult
 from conformance.engines.gating import Support
-from conformance.tools import perft as perft_module
 from conformance.tools.perft import (
     PerftError,
     PerftPosition,
     PositionsError,
     add_cli_arguments,
     divide,
+    load_file,
     load_positions,
     perft,
     run_cli,
@@ -162,7 +162,7 @@ def test_positions_budget_and_mismatch(tmp_path):
 
 def test_cli_divide_and_exit_codes(tmp_path, monkeypatch):
     # stones is no Durak ruleset, so the engine's claims cannot gate it: gate nothing
-    monkeypatch.setattr(perft_module.Support, "from_hello", lambda hello: Support.everything())
+    monkeypatch.setattr(Support, "from_hello", lambda hello: Support.everything())
     path = tmp_path / "stones.yaml"
     path.write_text(POSITIONS)
     parser = argparse.ArgumentParser()
@@ -190,6 +190,8 @@ def test_cli_divide_and_exit_codes(tmp_path, monkeypatch):
         (("positions: [{id: x, description: d, ruleset: r, players: 9, start: {deck: []},"
          " perft: {1: 2}}]"), "players must be"),
         ("nothing: here", "a 'positions' list"),
+        (("positions: [{id: x, description: d, ruleset: r, players: 2, start: {deck: []},"
+         " perft: {1: 2}, suite_depth: 3}]"), "suite_depth 3 is not one of the depths"),
     ],
 )
 def test_malformed_positions_are_reported_with_file(tmp_path, text, message):
@@ -198,6 +200,22 @@ def test_malformed_positions_are_reported_with_file(tmp_path, text, message):
     with pytest.raises(PositionsError, match=message) as info:
         load_positions([path])
     assert "bad.yaml" in str(info.value)
+
+
+def test_suite_depth_defaults_to_the_smallest_depth_and_one_bad_position_stands_alone(tmp_path):
+    path = tmp_path / "stones.yaml"
+    path.write_text(POSITIONS.replace("perft: {1: 2, 2: 4, 3: 4, 4: 1}", "perft: {1: 2, 2: 4, "
+                                      "3: 4, 4: 1}\n    suite_depth: 3")
+                    .replace("perft: {1: 1}", "perft: {1: 1}\n    players: 9"))  # fmt: skip
+    positions, problems = load_file(path)
+    assert [(p.id, p.suite_depth, p.line) for p in positions] == [
+        ("stones-four", 3, 3),
+        ("stones-wrong", 2, 12),
+    ]
+    (problem,) = problems
+    assert problem.line == 18 and "positions[2]" in str(problem) and "stones.yaml" in str(problem)
+    with pytest.raises(PositionsError):
+        load_positions([path])
 
 
 def test_position_depth_budgets():
