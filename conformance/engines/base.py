@@ -5,7 +5,10 @@ engine through :class:`Engine` only, so the path a third-party engine takes thro
 protocol is the same path the project exercises every day with the reference engine.
 
 Values crossing this interface are plain JSON values (dicts, lists, str, int, bool, None), exactly
-what travels over the wire in ``spec/protocol.md``. A method never raises because of what the engine
+what travels over the wire in ``spec/protocol.md``. The stateless methods are what every consumer
+calls; the game methods (``open_game`` ... ``close_game``, spec/protocol.md section 7) are the
+optional session capability, which consumers never call themselves:
+:class:`~conformance.engines.session.SessionEngine` turns the stateless calls into them. A method never raises because of what the engine
 did: an error answer (an illegal move, an unsupported ruleset) or a misbehaviour (a timeout, a crash,
 a garbled reply) comes back as an :class:`ErrorResult` value, so a caller checks
 ``isinstance(answer, ErrorResult)`` and never needs a ``try``.
@@ -16,6 +19,7 @@ from __future__ import annotations
 import json
 import traceback
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Self
 
@@ -110,6 +114,10 @@ class Engine(ABC):
     Stateless requests: every call carries the whole state, the engine keeps nothing between calls
     (a process engine keeps its process, never game state). Implementations must not modify the
     arguments they receive. Use as a context manager, or call :meth:`close`.
+
+    Optionally an engine keeps games of its own (hello: ``supports.sessions``): the game methods
+    below act on a handle ``open_game`` answered. Their defaults answer ``unsupported``, so an
+    engine that has no games needs to write nothing.
     """
 
     @abstractmethod
@@ -142,6 +150,43 @@ class Engine(ABC):
         """What ``player`` may see of ``state``. Optional: the default answers ``unsupported``."""
         return ErrorResult("unsupported", "this engine does not implement observe")
 
+    # ------------------------------------------------------------------ games (optional)
+
+    def open_game(
+        self,
+        ruleset: str | dict[str, Any],
+        players: int,
+        *,
+        seed: int | None = None,
+        deck: list[str] | None = None,
+        dealer: int | None = None,
+        previous: dict[str, Any] | None = None,
+    ) -> dict[str, Any] | ErrorResult:
+        """``{"game": handle, "state": state}``: a game the engine keeps, dealt as ``new_game``
+        deals, and the state after the deal (P-34)."""
+        return _no_games(self)
+
+    def game_legal_moves(self, game: Any) -> list[dict[str, Any]] | ErrorResult:
+        """The legal moves of the game's current state."""
+        return _no_games(self)
+
+    def game_apply(self, game: Any, move: dict[str, Any]) -> dict[str, Any] | ErrorResult:
+        """The state after ``move``; the game moves on to it. A refusal leaves the game as it
+        was."""
+        return _no_games(self)
+
+    def game_state(self, game: Any) -> dict[str, Any] | ErrorResult:
+        """The game's current state."""
+        return _no_games(self)
+
+    def game_observe(self, game: Any, player: int) -> dict[str, Any] | ErrorResult:
+        """What ``player`` sees of the game's current state."""
+        return _no_games(self)
+
+    def close_game(self, game: Any) -> ErrorResult | None:
+        """Forget the game: its handle is unknown from now on. None when done."""
+        return _no_games(self)
+
     def close(self) -> None:
         """Release what the engine holds (a process, a thread). Idempotent."""
 
@@ -154,6 +199,27 @@ class Engine(ABC):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _no_games(engine: Engine) -> ErrorResult:
+    return ErrorResult(
+        "unsupported", f"{engine.describe()} keeps no games of its own (no sessions)"
+    )
+
+
+def implements_games(engine: Engine) -> bool:
+    """True when ``engine``'s class writes the game methods (not only the defaults above), so a
+    hello claiming ``sessions`` can be taken at its word."""
+    return type(engine).open_game is not Engine.open_game
+
+
+def unknown_game(game: Any) -> ErrorResult:
+    """The refusal of a handle the engine does not hold (P-36)."""
+    return ErrorResult(
+        "bad_request",
+        f"no open game {game!r}: it was never opened, or it was closed",
+        pointer="/game",
+    )
 
 
 def new_game_request(
@@ -185,7 +251,15 @@ class InProcessEngine(Engine):
     Answers pass through a JSON round trip so they are indistinguishable from the same engine
     behind ``durak-conformance serve``. ``api`` may be replaced (a module or any object with the
     same functions), which is how tests build deliberately wrong engines.
+
+    It keeps games too (hello adds ``supports.sessions: true``): a game is its current state in
+    a dict, played by the stateless methods of this object (so a subclass that changes them
+    changes its games alike). ``serve`` answers the game operations with them, which is how the
+    project's own tests drive sessions on the reference engine through a real process. At most
+    :attr:`GAMES_KEPT` games are kept; opening one more forgets the oldest (P-39).
     """
+
+    GAMES_KEPT = 1024
 
     def __init__(self, api: Any = None, *, observe_fn: Any = None, roundtrip: bool = True):
         if api is None:
@@ -195,6 +269,8 @@ class InProcessEngine(Engine):
         self._api = api
         self._observe = observe_fn
         self._roundtrip = roundtrip
+        self._games: OrderedDict[int, Any] = OrderedDict()
+        self._last_game = 0
 
     def describe(self) -> str:
         return "reference engine (in process)"
@@ -224,6 +300,9 @@ class InProcessEngine(Engine):
             return caps
         hello = {"protocol": PROTOCOL_VERSION}
         hello.update(caps)
+        supports = hello.get("supports")
+        if isinstance(supports, dict):  # a copy: an api may answer the same dict every time
+            hello["supports"] = {**supports, "sessions": supports.get("sessions", True)}
         return hello
 
     def new_game(
@@ -260,3 +339,58 @@ class InProcessEngine(Engine):
             except ImportError:
                 return ErrorResult("unsupported", "reference_impl.observe is not available")
         return self._call(fn, state, player)
+
+    # ------------------------------------------------------------------ games
+
+    def open_game(
+        self,
+        ruleset: str | dict[str, Any],
+        players: int,
+        *,
+        seed: int | None = None,
+        deck: list[str] | None = None,
+        dealer: int | None = None,
+        previous: dict[str, Any] | None = None,
+    ) -> dict[str, Any] | ErrorResult:
+        state = self.new_game(
+            ruleset, players, seed=seed, deck=deck, dealer=dealer, previous=previous
+        )
+        if isinstance(state, ErrorResult):
+            return state
+        self._last_game += 1
+        self._games[self._last_game] = state
+        while len(self._games) > self.GAMES_KEPT:
+            self._games.popitem(last=False)
+        return {"game": self._last_game, "state": state}
+
+    def _game(self, game: Any) -> Any:
+        """The game's current state, or the refusal of an unknown handle."""
+        known = isinstance(game, int) and not isinstance(game, bool) and game in self._games
+        return self._games[game] if known else unknown_game(game)
+
+    def game_legal_moves(self, game: Any) -> list[dict[str, Any]] | ErrorResult:
+        state = self._game(game)
+        return state if isinstance(state, ErrorResult) else self.legal_moves(state)
+
+    def game_apply(self, game: Any, move: dict[str, Any]) -> dict[str, Any] | ErrorResult:
+        state = self._game(game)
+        if isinstance(state, ErrorResult):
+            return state
+        answer = self.apply(state, move)
+        if not isinstance(answer, ErrorResult):
+            self._games[game] = answer
+        return answer
+
+    def game_state(self, game: Any) -> dict[str, Any] | ErrorResult:
+        return self._game(game)
+
+    def game_observe(self, game: Any, player: int) -> dict[str, Any] | ErrorResult:
+        state = self._game(game)
+        return state if isinstance(state, ErrorResult) else self.observe(state, player)
+
+    def close_game(self, game: Any) -> ErrorResult | None:
+        state = self._game(game)
+        if isinstance(state, ErrorResult):
+            return state
+        del self._games[game]
+        return None

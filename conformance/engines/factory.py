@@ -6,6 +6,12 @@
   is how the project's tests run deliberately wrong engines, and how a Python engine can skip the
   process protocol;
 - anything else: a command line, started as a process speaking spec/protocol.md.
+
+Every engine made here is wrapped in a :class:`~conformance.engines.session.SessionEngine`: an
+engine whose hello claims ``sessions`` is then played through its own games (spec/protocol.md
+section 7) by every consumer, without any of them knowing, and any other engine is passed through
+untouched. ``sessions=False``, or the environment variable ``DURAK_CONFORMANCE_SESSIONS=off``,
+keeps every request stateless, to compare the two modes on one engine.
 """
 
 from __future__ import annotations
@@ -15,14 +21,27 @@ from typing import Any
 
 from conformance.engines.base import Engine, InProcessEngine
 from conformance.engines.process import SubprocessEngine
+from conformance.engines.session import SessionEngine, sessions_wanted
 
 
 class EngineSpecError(ValueError):
     """An ``--engine`` argument that names no engine; the run stops with a usage error."""
 
 
-def make_engine(spec: str | None, **process_options: Any) -> Engine:
-    """The engine ``spec`` names; ``process_options`` go to :class:`SubprocessEngine`."""
+def make_engine(
+    spec: str | None, *, sessions: bool | None = None, **process_options: Any
+) -> Engine:
+    """The engine ``spec`` names; ``process_options`` go to :class:`SubprocessEngine`.
+
+    ``sessions``: None follows ``DURAK_CONFORMANCE_SESSIONS`` (sessions unless it says ``off``);
+    False never wraps, so the engine is asked statelessly even if it keeps games.
+    """
+    engine = _make(spec, process_options)
+    wanted = sessions_wanted() if sessions is None else sessions
+    return SessionEngine(engine) if wanted else engine
+
+
+def _make(spec: str | None, process_options: dict[str, Any]) -> Engine:
     if spec is None or spec.strip() in ("", "reference", "reference:inprocess"):
         return InProcessEngine()
     spec = spec.strip()

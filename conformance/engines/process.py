@@ -33,13 +33,23 @@ DEFAULT_MAX_CONSECUTIVE_FAULTS = 5
 DEFAULT_MAX_FAULTS = 50
 STDERR_TAIL = 4096
 
-# Which answer field each operation must carry, and its JSON type.
-_ANSWER_FIELDS = {
-    "new_game": ("state", dict),
-    "legal_moves": ("moves", list),
-    "apply": ("state", dict),
-    "observe": ("observation", dict),
+_HANDLE = (str, int)  # a game's handle (P-34): a string or an integer, never a boolean
+
+# The fields an ok answer to each operation must carry, and their JSON types; the first is what
+# the Engine method returns (``close_game`` returns None, ``open_game`` both fields).
+_ANSWER_FIELDS: dict[str, tuple[tuple[str, Any], ...]] = {
+    "new_game": (("state", dict),),
+    "legal_moves": (("moves", list),),
+    "apply": (("state", dict),),
+    "observe": (("observation", dict),),
+    "open_game": (("game", _HANDLE), ("state", dict)),
+    "game_legal_moves": (("moves", list),),
+    "game_apply": (("state", dict),),
+    "game_state": (("state", dict),),
+    "game_observe": (("observation", dict),),
+    "close_game": (),
 }
+_KINDS = {dict: "an object", list: "a list", _HANDLE: "a string or an integer"}
 
 
 class _Fault(Exception):
@@ -120,11 +130,38 @@ class SubprocessEngine(Engine):
     def observe(self, state, player):
         return self._field({"op": "observe", "state": state, "player": player})
 
+    # the game operations of spec/protocol.md section 7, sent as they are
+
+    def open_game(self, ruleset, players, *, seed=None, deck=None, dealer=None, previous=None):
+        request = new_game_request(
+            ruleset, players, seed=seed, deck=deck, dealer=dealer, previous=previous
+        )
+        answer = self.request({**request, "op": "open_game"})
+        if isinstance(answer, ErrorResult):
+            return answer
+        return {"game": answer["game"], "state": answer["state"]}
+
+    def game_legal_moves(self, game):
+        return self._field({"op": "game_legal_moves", "game": game})
+
+    def game_apply(self, game, move):
+        return self._field({"op": "game_apply", "game": game, "move": move})
+
+    def game_state(self, game):
+        return self._field({"op": "game_state", "game": game})
+
+    def game_observe(self, game, player):
+        return self._field({"op": "game_observe", "game": game, "player": player})
+
+    def close_game(self, game):
+        answer = self.request({"op": "close_game", "game": game})
+        return answer if isinstance(answer, ErrorResult) else None
+
     def _field(self, request: dict[str, Any]) -> Any:
         answer = self.request(request)
         if isinstance(answer, ErrorResult):
             return answer
-        return answer[_ANSWER_FIELDS[request["op"]][0]]
+        return answer[_ANSWER_FIELDS[request["op"]][0][0]]
 
     # ------------------------------------------------------------------ the session
 
@@ -236,12 +273,12 @@ class SubprocessEngine(Engine):
                     restart=False,
                     received=shown,
                 )
-        else:
-            name, kind = _ANSWER_FIELDS[op]
-            if not isinstance(answer.get(name), kind):
+        for name, kind in _ANSWER_FIELDS.get(op, ()):
+            value = answer.get(name)
+            if not isinstance(value, kind) or isinstance(value, bool):
                 raise _Fault(
                     "protocol_error",
-                    f"an ok answer to {op} needs {name} ({'an object' if kind is dict else 'a list'})",
+                    f"an ok answer to {op} needs {name} ({_KINDS[kind]})",
                     restart=False,
                     received=shown,
                 )

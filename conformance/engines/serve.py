@@ -3,6 +3,9 @@ JSON Lines protocol of spec/protocol.md, reading requests on stdin and answering
 
 This is the process path a third-party engine takes, so running the suite through ``serve``
 exercises the protocol end to end with a known-good engine. Nothing but answers goes to stdout.
+The game operations (spec/protocol.md section 7) go to the engine's game methods: the reference
+engine keeps its games in a dict (``InProcessEngine``), so the runner's sessions are tested on it
+through a real process too.
 """
 
 from __future__ import annotations
@@ -13,18 +16,52 @@ from typing import Any, BinaryIO
 
 from conformance.engines.base import Engine, ErrorResult
 
-_OPS = ("hello", "new_game", "legal_moves", "apply", "observe")
+
+def _bad(message: str, pointer: str | None = None) -> ErrorResult:
+    return ErrorResult("bad_request", message, pointer=pointer)
 
 
-def _bad(message: str) -> ErrorResult:
-    return ErrorResult("bad_request", message)
-
-
-def _need(request: dict[str, Any], name: str, kind: type, what: str) -> ErrorResult | None:
+def _need(request: dict[str, Any], name: str, kind: Any, what: str) -> ErrorResult | None:
     value = request.get(name)
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
-        return _bad(f"{request['op']} needs {name} ({what})")
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        return _bad(f"{request['op']} needs {name} ({what})", f"/{name}")
     return None
+
+
+def _deal(engine: Engine, request: dict[str, Any], open_game: bool) -> Any:
+    """``new_game`` or ``open_game``: the same fields, checked the same way."""
+    problem = _need(request, "players", int, "an integer")
+    if problem:
+        return problem
+    if "ruleset" not in request:
+        return _bad(f"{request['op']} needs ruleset (a preset name or a ruleset object)")
+    if "seed" in request and "deck" in request:
+        return _bad(f"{request['op']} takes seed or deck, not both")
+    deal = {key: request.get(key) for key in ("seed", "deck", "dealer", "previous")}
+    if open_game:
+        return engine.open_game(request["ruleset"], request["players"], **deal)
+    answer = engine.new_game(request["ruleset"], request["players"], **deal)
+    return answer if isinstance(answer, ErrorResult) else {"state": answer}
+
+
+#: op -> (the request fields it needs: name, JSON type, what to write; the Engine call; the
+#: answer's field, None when the answer has none). ``state`` ops are stateless, ``game`` ops act
+#: on a game the engine keeps (spec/protocol.md section 7).
+_STATE = ("state", dict, "an object")
+_GAME = ("game", (str, int), "a game handle: the string or integer open_game answered")
+_MOVE = ("move", dict, "an object")
+_PLAYER = ("player", int, "a seat number")
+_CALLS: dict[str, tuple[tuple[tuple[str, Any, str], ...], str, str | None]] = {
+    "legal_moves": ((_STATE,), "legal_moves", "moves"),
+    "apply": ((_STATE, _MOVE), "apply", "state"),
+    "observe": ((_STATE, _PLAYER), "observe", "observation"),
+    "game_legal_moves": ((_GAME,), "game_legal_moves", "moves"),
+    "game_apply": ((_GAME, _MOVE), "game_apply", "state"),
+    "game_state": ((_GAME,), "game_state", "state"),
+    "game_observe": ((_GAME, _PLAYER), "game_observe", "observation"),
+    "close_game": ((_GAME,), "close_game", None),
+}
+_OPS = ("hello", "new_game", "open_game", *_CALLS)
 
 
 def dispatch(engine: Engine, request: dict[str, Any]) -> Any:
@@ -34,40 +71,17 @@ def dispatch(engine: Engine, request: dict[str, Any]) -> Any:
         return _bad(f"unknown op {op!r}; the ops are {', '.join(_OPS)}")
     if op == "hello":
         return engine.hello()
-    if op == "new_game":
-        problem = _need(request, "players", int, "an integer")
+    if op in ("new_game", "open_game"):
+        return _deal(engine, request, op == "open_game")
+    needs, method, field = _CALLS[op]
+    for name, kind, what in needs:
+        problem = _need(request, name, kind, what)
         if problem:
             return problem
-        if "ruleset" not in request:
-            return _bad("new_game needs ruleset (a preset name or a ruleset object)")
-        if "seed" in request and "deck" in request:
-            return _bad("new_game takes seed or deck, not both")
-        answer = engine.new_game(
-            request["ruleset"],
-            request["players"],
-            seed=request.get("seed"),
-            deck=request.get("deck"),
-            dealer=request.get("dealer"),
-            previous=request.get("previous"),
-        )
-        return answer if isinstance(answer, ErrorResult) else {"state": answer}
-    problem = _need(request, "state", dict, "an object")
-    if problem:
-        return problem
-    if op == "legal_moves":
-        answer = engine.legal_moves(request["state"])
-        return answer if isinstance(answer, ErrorResult) else {"moves": answer}
-    if op == "apply":
-        problem = _need(request, "move", dict, "an object")
-        if problem:
-            return problem
-        answer = engine.apply(request["state"], request["move"])
-        return answer if isinstance(answer, ErrorResult) else {"state": answer}
-    problem = _need(request, "player", int, "a seat number")
-    if problem:
-        return problem
-    answer = engine.observe(request["state"], request["player"])
-    return answer if isinstance(answer, ErrorResult) else {"observation": answer}
+    answer = getattr(engine, method)(*(request[name] for name, _, _ in needs))
+    if isinstance(answer, ErrorResult):
+        return answer
+    return {} if field is None else {field: answer}
 
 
 def handle_line(engine: Engine, line: bytes | str) -> dict[str, Any]:
