@@ -5,6 +5,12 @@ contract's, which only the engine's author can write, and everything else, which
 every engine. The subclass writes the first (five methods, below); this class does the rest:
 the JSON Lines loop of spec/protocol.md, the checks of :mod:`conformance.kit.requests`, the
 bookkeeping of :mod:`conformance.kit.bookkeeping`, and refusals that name a rule.
+
+It answers both ways of asking (spec/protocol.md): stateless requests, where each request brings
+the state and the position is rebuilt by :meth:`Adapter.setup`, and game sessions (section 7),
+where the kit keeps the engine's own position per game and plays every move on it, with no
+rebuild and no copy. Both go through the same checks, bookkeeping and rule naming
+(:meth:`Adapter._checked` and :meth:`Adapter._played`), so a move gets the same answer either way.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import json
 import sys
 import traceback
 from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, TextIO
 
 from conformance.contract.canonical import dumps
@@ -22,8 +29,19 @@ from reference_impl import api
 from . import bookkeeping
 from .requests import Deal, Refused, check_state, deck_of, move_key, parse_move, read_new_game
 
-#: Positions remembered for an engine without ``setup`` (most recent kept).
-REMEMBERED = 4096
+#: The operations on a game the kit keeps (spec/protocol.md section 7), besides ``open_game``.
+GAME_OPS = ("game_legal_moves", "game_apply", "game_state", "game_observe", "close_game")
+
+
+@dataclass(eq=False)
+class _Game:
+    """A game the kit keeps: the engine's own position, the state it stands for, and the deal and
+    moves that reached it (to build it again should the engine fail half-way through a move)."""
+
+    deal: Deal
+    position: Any
+    state: dict
+    moves: list = field(default_factory=list)
 
 
 class Adapter:
@@ -45,11 +63,17 @@ class Adapter:
     #: ``hello``'s ``engine``: at least ``name`` and ``version`` (P-15).
     engine: ClassVar[dict] = {"name": "an engine", "version": "0"}
     #: ``hello``'s ``supports`` (P-16). The kit answers ``unsupported`` outside it and adds
-    #: ``observe`` (true when :meth:`observe` is written).
+    #: ``observe`` (true when :meth:`observe` is written), ``sessions`` (true) and ``positions``
+    #: (false when :meth:`setup` is not written).
     supports: ClassVar[dict] = {"players": {}, "options": {}}
+    #: Positions remembered for stateless requests when :meth:`setup` is not written (the most
+    #: recent kept; 0: none, so only game sessions can play).
+    remember: ClassVar[int] = 4096
 
     def __init__(self) -> None:
         self._positions: OrderedDict[str, Any] = OrderedDict()
+        self._games: dict[str, _Game] = {}
+        self._last_game = 0
 
     @property
     def name(self) -> str:
@@ -68,10 +92,10 @@ class Adapter:
         """The position ``state`` (a valid state, inside the claim) describes. Raise
         ``Refused("unsupported", ...)`` for a position your engine cannot hold.
 
-        Optional: without it the kit remembers the positions it made (by the state answered) and
-        answers ``unsupported`` for any other state: enough for dealt games, but a case that starts
-        from a position then fails, refused inside the claim (P-17). Positions must then survive
-        ``copy.deepcopy``.
+        Optional: without it hello says ``positions: false``, and the kit remembers the positions
+        it made (by the state answered) and answers ``unsupported`` for any other state: dealt
+        games run (in sessions, which need no setup, or statelessly), cases that start from a
+        position are reported unsupported. Remembered positions must survive ``copy.deepcopy``.
         """
         position = self._positions.get(dumps(state))
         if position is None:
@@ -109,8 +133,12 @@ class Adapter:
 
     def hello(self) -> dict:
         observe = type(self).observe is not Adapter.observe
-        return {"protocol": "1", "engine": self.engine,
-                "supports": {**self.supports, "observe": self.supports.get("observe", observe)}}
+        positions = type(self).setup is not Adapter.setup
+        supports = {**self.supports, "observe": self.supports.get("observe", observe),
+                    "sessions": self.supports.get("sessions", True)}
+        if not self.supports.get("positions", positions):
+            supports["positions"] = False
+        return {"protocol": "1", "engine": self.engine, "supports": supports}
 
     def new_game(self, request: dict) -> dict:
         game = read_new_game(request, self.supports, self.name)
@@ -127,10 +155,19 @@ class Adapter:
         return [move for move, _ in self._listed(position).values()]
 
     def apply(self, state: dict, move: Any) -> dict:
-        """Checks in the order of the contract (R-PLAY-5): the game over, a malformed move, then
-        the engine's legal set; the rule is named by the kit when the engine does not name it."""
+        """The state after ``move``, checked as :meth:`_checked` says; the position is built by
+        :meth:`setup` (or remembered) and thrown away."""
         check_state(state, self.supports, self.name)
         position = self.setup(state)
+        move, native = self._checked(state, position, move)
+        new, position = self._played(state, position, move, native)
+        self._remember(new, position)
+        return new
+
+    def _checked(self, state: dict, position: Any, move: Any) -> tuple[dict, Any]:
+        """The move (contract fields only) and the engine's native move for it, checked in the
+        order of the contract (R-PLAY-5): the game over, a malformed move, then the engine's legal
+        set; the rule is named by the kit when the engine does not name it. Nothing is played."""
         if state["result"] is not None:
             raise Refused("illegal_move", "the game is over", "R-PLAY-2", named_by="kit")
         options = state["ruleset"]["options"]
@@ -138,8 +175,13 @@ class Adapter:
         listed = self._listed(position).get(move_key(move))
         if listed is None:
             raise self.refusal(state, move, f"{self.name} does not offer this move")
+        return move, listed[1]
+
+    def _played(self, state: dict, position: Any, move: dict, native: Any) -> tuple[dict, Any]:
+        """The state and position after the engine plays ``native``; a refusal of the engine's
+        own ``play`` gets its rule named like any other."""
         try:
-            position = self.play(position, listed[1])
+            position = self.play(position, native)
         except Refused as refused:
             if refused.code != "illegal_move":
                 raise
@@ -147,9 +189,7 @@ class Adapter:
                 raise Refused("illegal_move", refused.message, refused.rule,
                               named_by="engine") from None
             raise self.refusal(state, move, refused.message) from None
-        new = bookkeeping.after(state, move, self.view(position))
-        self._remember(new, position)
-        return new
+        return bookkeeping.after(state, move, self.view(position)), position
 
     def refusal(self, state: dict, move: dict, message: str) -> Refused:
         """The rule a refused move breaks, as the reference engine diagnoses it on the same state
@@ -167,6 +207,72 @@ class Adapter:
             why = "the reference engine accepts it, so the kit names no rule"
         return Refused("illegal_move", f"{message}; {why}", None, named_by="kit")
 
+    # ------------------------------------------------------------------ games (sessions)
+
+    def open_game(self, request: dict) -> dict:
+        """A game the kit keeps (P-34): the engine's position from :meth:`deal`, never rebuilt."""
+        deal = read_new_game(request, self.supports, self.name)
+        position = self.deal(deal)
+        state = bookkeeping.fresh(self.view(position), deal.ruleset, deal.dealer)
+        self._last_game += 1
+        handle = f"g{self._last_game}"
+        self._games[handle] = _Game(deal, position, state)
+        return {"game": handle, "state": state}
+
+    def game_legal_moves(self, game: _Game) -> list:
+        if game.state["result"] is not None:  # P-22: none once the game is over
+            return []
+        return [move for move, _ in self._listed(game.position).values()]
+
+    def game_apply(self, game: _Game, move: Any) -> dict:
+        """As :meth:`apply`, on the game's own position; a refused move leaves the game as it was
+        (P-35). If the engine fails half-way through playing a move (a refusal of its own, an
+        exception), the position is built again from the deal and the moves before."""
+        move, native = self._checked(game.state, game.position, move)
+        try:
+            game.state, game.position = self._played(game.state, game.position, move, native)
+        except BaseException:
+            self._rebuild(game)
+            raise
+        game.moves.append(move)
+        return game.state
+
+    def _rebuild(self, game: _Game) -> None:
+        """The game's position again, from its deal and moves (P-37: they decide it)."""
+        try:
+            position = self.deal(game.deal)
+            for move in game.moves:
+                position = self.play(position, self._listed(position)[move_key(move)][1])
+        except Exception:  # noqa: BLE001 - the game is lost: its handle is refused from now on
+            self._games = {h: g for h, g in self._games.items() if g is not game}
+            return
+        game.position = position
+
+    def game_request(self, op: str, request: dict) -> dict:
+        """The answer's fields for an operation on a game (P-35, P-36)."""
+        handle = request.get("game")
+        game = self._games.get(handle) if isinstance(handle, str) else None
+        if game is None:
+            raise Refused("bad_request", f"no open game {handle!r}: it was never opened, or it "
+                          "was closed", pointer="/game")
+        if op == "game_legal_moves":
+            return {"moves": self.game_legal_moves(game)}
+        if op == "game_apply":
+            if "move" not in request:
+                raise Refused("bad_request", "game_apply needs a move", pointer="/move")
+            return {"state": self.game_apply(game, request["move"])}
+        if op == "game_state":
+            return {"state": game.state}
+        if op == "close_game":
+            del self._games[handle]
+            return {}
+        if type(self).observe is Adapter.observe:
+            return {"observation": self.observe(None, game.state, request.get("player"))}
+        player = _seated(_seat(request.get("player")), game.state)
+        return {"observation": self.observe(game.position, game.state, player)}
+
+    # ------------------------------------------------------------------ the protocol loop
+
     def dispatch(self, request: dict) -> dict:
         """The answer's fields for one request; raises :class:`Refused` for a refusal."""
         op = request.get("op")
@@ -174,6 +280,10 @@ class Adapter:
             return self.hello()
         if op == "new_game":
             return {"state": self.new_game(request)}
+        if op == "open_game":
+            return self.open_game(request)
+        if op in GAME_OPS:
+            return self.game_request(op, request)
         if op not in ("legal_moves", "apply", "observe"):
             raise Refused("bad_request", f"unknown op {op!r}")
         state = request.get("state")
@@ -187,12 +297,9 @@ class Adapter:
             return {"state": self.apply(state, request["move"])}
         if type(self).observe is Adapter.observe:
             return {"observation": self.observe(None, state, request.get("player"))}
-        player = request.get("player")
-        if not isinstance(player, int) or isinstance(player, bool):
-            raise Refused("bad_request", "observe needs a player (a seat)", pointer="/player")
+        player = _seat(request.get("player"))
         check_state(state, self.supports, self.name)
-        if not 0 <= player < len(state["players"]):
-            raise Refused("bad_request", f"unknown player {player}", pointer="/player")
+        _seated(player, state)
         return {"observation": self.observe(self.setup(state), state, player)}
 
     def answer(self, line: str | bytes) -> dict:
@@ -236,7 +343,19 @@ class Adapter:
         return out
 
     def _remember(self, state: dict, position: Any) -> None:
-        if type(self).setup is Adapter.setup:  # only an engine without setup needs them
+        if type(self).setup is Adapter.setup and self.remember > 0:  # only without setup
             self._positions[dumps(state)] = copy.deepcopy(position)
-            while len(self._positions) > REMEMBERED:
+            while len(self._positions) > self.remember:
                 self._positions.popitem(last=False)
+
+
+def _seat(player: Any) -> int:
+    if not isinstance(player, int) or isinstance(player, bool):
+        raise Refused("bad_request", "observe needs a player (a seat)", pointer="/player")
+    return player
+
+
+def _seated(player: int, state: dict) -> int:
+    if not 0 <= player < len(state["players"]):
+        raise Refused("bad_request", f"unknown player {player}", pointer="/player")
+    return player

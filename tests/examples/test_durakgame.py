@@ -61,3 +61,48 @@ def test_fuzz_finds_both_pile_on_bugs_under_their_rules(tmp_path, capsys):
     assert "[state: breaks R-DECK-5] R-DECK-5" in out
     assert "R-BOUT-2, R-TAKE-2" in out  # the five-card take left open for a sixth card
     assert "reproduces: no" not in out
+
+
+def test_sessions_answer_what_stateless_requests_answer():
+    """The same random games, played through the game operations (the kit keeps durakgame's own
+    Game) and statelessly (a Game rebuilt by ``setup`` per request): the same states, legal sets
+    and refusals, move by move, up to the first state that breaks the rules (bug 1, a piled-on
+    card in two places), which the stateless request refuses as ``invalid_state`` (the runner
+    stops a case there in both modes)."""
+    import random
+
+    from conformance.contract.canonical import canonical_move
+    from conformance.engines.base import ErrorResult
+    from conformance.engines.process import SubprocessEngine
+
+    ruleset = {"preset": "podkidnoy", "overrides": {
+        "opening": "single", "throw_in_timing": "all_beaten", "first_attacker": "dealer_left"}}
+    engine = SubprocessEngine([sys.executable, str(ADAPTER)], timeout=30)
+    supports = engine.hello()["supports"]
+    assert supports["sessions"] is True and supports.get("positions", True) is True
+    rng, moves_played, broken = random.Random(11), 0, 0
+    for seed in range(8):
+        opened = engine.open_game(ruleset, 2, seed=seed)
+        game, state = opened["game"], opened["state"]
+        assert state == engine.new_game(ruleset, 2, seed=seed)
+        for _ in range(300):
+            legal = engine.game_legal_moves(game)
+            stateless = engine.legal_moves(state)
+            if isinstance(stateless, ErrorResult):
+                assert (stateless.code, stateless.rule) == ("invalid_state", "R-DECK-5")
+                broken += 1
+                break
+            assert sorted(map(canonical_move, legal)) == sorted(map(canonical_move, stateless))
+            if not legal:
+                break
+            probe = {"player": rng.randrange(2), "action": "throw_in", "card": "AS"}
+            refused, want = engine.game_apply(game, probe), engine.apply(state, probe)
+            if isinstance(want, ErrorResult):
+                assert (refused.code, refused.rule) == (want.code, want.rule)
+            move = rng.choice(legal)
+            state, after = engine.apply(state, move), engine.game_apply(game, move)
+            assert after == state and engine.game_state(game) == state
+            moves_played += 1
+        assert engine.close_game(game) is None
+    engine.close()
+    assert moves_played > 150 and broken  # every game met bug 1 when this was written

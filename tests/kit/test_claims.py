@@ -7,6 +7,7 @@ from typing import ClassVar
 
 import pytest
 
+from conformance import kit
 from reference_impl import api
 
 from .helpers import Toy, ask, two_player_game
@@ -37,9 +38,17 @@ def code(answer: dict) -> str | None:
     return None if answer["ok"] else answer["error"]["code"]
 
 
-def test_hello_is_the_claim_with_observe_added():
+def test_hello_is_the_claim_with_observe_and_sessions_added():
     hello = ask(Classic(), {"id": 1, "op": "hello"})
-    assert hello["supports"] == {**Classic.supports, "observe": True}
+    assert hello["supports"] == {**Classic.supports, "observe": True, "sessions": True}
+
+
+def test_hello_says_positions_false_without_setup():
+    class Unset(Classic):
+        setup = kit.Adapter.setup  # no setup written
+
+    hello = ask(Unset(), {"id": 1, "op": "hello"})
+    assert hello["supports"]["positions"] is False and hello["supports"]["sessions"] is True
 
 
 @pytest.mark.parametrize("ruleset,players,expected", [
