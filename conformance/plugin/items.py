@@ -180,10 +180,25 @@ class BrokenItem(pytest.Item):
         return self.path, self.problem.line - 1, f"broken {self.kind} {self.problem.name}"
 
 
+def judged_record(
+    described: dict[str, Any], case: Case | None, result: CaseResult
+) -> dict[str, Any]:
+    """The report record of a case the runner judged, whatever its form: what ``described`` says
+    of it (``id``, ``kind``, ``nodeid``, ``location``, ``rules``, ``area``, ``options``), the game
+    it plays (players, the ruleset asked for and as resolved) and the verdict."""
+    record = dict(described)
+    if case is not None:
+        record["players"] = case.players
+        record["ruleset"] = result.ruleset if result.ruleset else case.ruleset
+        record["ruleset_request"] = case.ruleset
+    record.update(result.to_json())
+    return record
+
+
 def case_record(item: CaseItem, result: CaseResult) -> dict[str, Any]:
-    """The report record of a case that ran: the same shape for every form of case."""
+    """The report record of a fixture, record or perft position that ran."""
     case = item.case
-    return {
+    described = {
         "id": case.id,
         "kind": item.kind,
         "nodeid": item.nodeid,
@@ -191,8 +206,5 @@ def case_record(item: CaseItem, result: CaseResult) -> dict[str, Any]:
         "rules": list(case.rules),
         "area": case.area,
         "options": dict(case.options),
-        "players": case.players,
-        "ruleset": result.ruleset if result.ruleset else case.ruleset,
-        "ruleset_request": case.ruleset,
-        **result.to_json(),
     }
+    return judged_record(described, case, result)

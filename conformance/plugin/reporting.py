@@ -1,8 +1,10 @@
 """Each durak item's report record, the expected-failure verdict, and the end of the session.
 
-The record of a case that ran is built from its :class:`~conformance.suite.cases.CaseResult`
-(:func:`conformance.plugin.items.case_record`), whatever its form; a Gherkin scenario's from its
-pytest report and the game its steps played. The expected-failure list then judges the base
+The record of a case the runner judged is built from its
+:class:`~conformance.suite.cases.CaseResult` (:func:`conformance.plugin.items.judged_record`),
+whatever its form: a fixture, a record, a perft position, or a Gherkin scenario (its game keeps
+the result, ``item.durak_game.case_result``). A scenario that never reached the judge (a step
+that raised on its own, a setup error) is written from its pytest report. The expected-failure list then judges the base
 outcome (``passed``/``failed``/``error``/``broken``) and may turn the pytest report into a skip
 (an expected failure) or a failure (a listed case that passes, or fails for another reason). The
 controller collects the records (:class:`~conformance.plugin.session.DurakSession`); at the end it
@@ -16,7 +18,7 @@ from typing import Any
 import pytest
 
 from conformance.plugin.info import case_info
-from conformance.plugin.items import CaseFailure, CaseItem, case_record
+from conformance.plugin.items import CaseFailure, CaseItem, case_record, judged_record
 from conformance.plugin.session import DurakSession, durak_session
 from conformance.reports.report import FAILING, FINAL_OUTCOMES, Tally, summary_lines
 
@@ -59,6 +61,14 @@ def base_record(
         return {**case_record(item, result), "base_outcome": result.outcome}
     record = {k: v for k, v in info.items() if k != "areas"}
     record["nodeid"] = item.nodeid
+    game = getattr(item, "durak_game", None)
+    result = getattr(game, "case_result", None)
+    if result is not None and (report.passed or not result.ok):
+        # a scenario the runner judged: its record is written exactly as a fixture's
+        record = judged_record(record, game.case, result)
+        if report.failed:
+            record["details"] = str(report.longrepr)[-8000:]  # the scenario's steps, as run
+        return {**record, "base_outcome": result.outcome}
     if report.failed and call.excinfo is not None and isinstance(call.excinfo.value, CaseFailure):
         record.update(call.excinfo.value.record)
         base = record["outcome"]
@@ -74,7 +84,6 @@ def base_record(
         record["message"] = message
         record["signature"] = f"{report.when}: {message.splitlines()[0] if message else ''}"
         record["details"] = str(report.longrepr)[-8000:]  # the scenario's steps and assertion
-    game = getattr(item, "durak_game", None)
     if game is not None:
         record.update(scenario_game_record(game))
     record["base_outcome"] = base
