@@ -373,12 +373,20 @@ class CaseRunner:
             return False
         if self._reference_runner is None:
             self._reference_runner = CaseRunner(
-                self._reference or InProcessEngine(),
+                self.reference_engine(),
                 Support.everything(),
                 resolve=self._resolve,
                 defaults=self._defaults,
             )
         return self._reference_runner.run(case).ok
+
+    def reference_engine(self) -> Engine:
+        """The reference engine (by default in process, started on first use): it decides
+        whether a case applies (the gate) and shows where an engine parts from it; it never
+        gives a case's expected answers."""
+        if self._reference is None:
+            self._reference = InProcessEngine()
+        return self._reference
 
     def check(self, case: Case, ruleset: dict[str, Any]) -> str | None:
         """What makes the case itself unrunnable under the rules (None when nothing does): a

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from conformance.contract import canonical
 from conformance.engines.base import ErrorResult
 from conformance.suite.aftermath import judge_bout, judge_check, judge_redeal
+from conformance.suite.counting import judge_perft
 from conformance.suite.kinds import SEAT_ROLES
 from conformance.suite.observation import schema_problems
 from conformance.suite.verdicts import ErrorAnswer, StepFailed, check_invariants, require, shown
@@ -423,4 +424,5 @@ HANDLERS: dict[str, Handler] = {
     "check": judge_check,
     "bout": judge_bout,
     "redeal": judge_redeal,
+    "perft": judge_perft,
 }

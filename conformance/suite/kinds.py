@@ -28,6 +28,7 @@ STEP_KINDS = (
     "check",
     "bout",
     "redeal",
+    "perft",
 )
 
 #: Seats a step may name by their role rather than by number (a move's ``player``, the
@@ -59,6 +60,7 @@ POLARITY: dict[str, str] = {
     "check": NEITHER,
     "bout": NEITHER,
     "redeal": NEITHER,
+    "perft": BOTH,  # an exact count of the move tree: a move missing or extra changes it
 }
 
 
