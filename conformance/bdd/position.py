@@ -142,57 +142,72 @@ class PositionSpec:
 
     def build_state(self, ruleset: dict[str, Any]) -> dict[str, Any]:
         """A complete state for this position under ``ruleset`` (name and every option, as the
-        engine under test filled it in from the preset and overrides)."""
-        n = self.player_count()
+        engine under test filled it in from the preset and overrides). The phases: the cards
+        the scenario names, the trump card, the hands given by size, the talon, the discard
+        pile (what is left), the roles, then the bout."""
         options = ruleset["options"]
-        all_cards = self._deck_of(options)
-        teams = self._teams(options, n)
+        layout = _Layout(self._deck_of(options), int(options.get("decks", 1)), self.player_count())
+        self._place_named(layout)
+        self._choose_trump(layout)
+        self._deal_sized_hands(layout)
+        self._lay_talon(layout)
+        self._check_discard(layout)
+        teams = self._teams(options, layout.n)
+        attacker, defender = self._roles(layout.hands, teams)
+        bout, known = self._bout(layout, attacker, defender), self._known(layout.hands)
+        return {
+            "version": 1,
+            "ruleset": copy.deepcopy(ruleset),
+            "dealer": self._seat(
+                self.dealer if self.dealer is not None else layout.n - 1, "the dealer"
+            ),
+            "trump": layout.trump,
+            "talon": layout.talon,
+            "discard": layout.free,
+            "players": [
+                {"hand": canonical(hand), "known": known, "team": team}
+                for hand, known, team in zip(layout.hands, known, teams)
+            ],
+            **bout,
+            "finished": list(self.out),
+            "result": None,
+        }
 
-        placed: dict[str, str] = {}
-
-        def place(card: str, where: str) -> None:
-            if card not in all_cards:
-                raise PositionError(
-                    f"{card} is not in this game's deck ({len(all_cards)} cards"
-                    f"{', two decks' if int(options.get('decks', 1)) == 2 else ''}); {where} cannot hold it"
-                )
-            if card in placed:
-                raise PositionError(f"{card} is placed twice: {placed[card]} and {where}")
-            placed[card] = where
-
-        hands: list[list[str]] = [[] for _ in range(n)]
+    def _place_named(self, layout: _Layout) -> None:
+        """The cards the scenario names: in hands, on the table, in the talon."""
         for seat, cards in self.hands.items():
             self._seat(seat, "a hand")
             for card in cards:
-                place(card, f"player {seat}'s hand")
-            hands[seat] = list(cards)
+                layout.place(card, f"player {seat}'s hand")
+            layout.hands[seat] = list(cards)
         for entry in self.table:
-            place(entry["attack"], "the table")
+            layout.place(entry["attack"], "the table")
             if entry.get("defence"):
-                place(entry["defence"], "the table")
-        if self.talon is not None:
-            for card in self.talon:
-                place(card, "the talon")
+                layout.place(entry["defence"], "the table")
+        for card in self.talon or []:
+            layout.place(card, "the talon")
 
-        # the trump card
-        trump_suit = self.trump_suit
-        trump = self.trump_card
+    def _choose_trump(self, layout: _Layout) -> None:
+        """The trump card: the talon's last card if the talon is listed, else the one named,
+        else the lowest free card of the trump suit (hearts unless said). The free cards are
+        then ordered for handing out, non-trumps first."""
+        trump_suit, trump = self.trump_suit, self.trump_card
         if self.talon:
             last = self.talon[-1]
             if trump is not None and trump != last:
                 raise PositionError(
-                    f"the trump card {trump} must be the talon's last card, but the talon ends with {last}"
+                    f"the trump card {trump} must be the talon's last card, but the talon ends "
+                    f"with {last}"
                 )
             trump = last
         if trump is not None:
             if trump_suit is not None and suit_of(trump) != trump_suit:
                 raise PositionError(f"the trump card {trump} is not of the trump suit {trump_suit}")
             trump_suit = suit_of(trump)
-            if trump not in placed and trump not in all_cards:
+            if trump not in layout.placed and trump not in layout.cards:
                 raise PositionError(f"the trump card {trump} is not in this game's deck")
         trump_suit = trump_suit or DEFAULT_TRUMP_SUIT
-
-        free = self._free_order([c for c in all_cards if c not in placed], trump_suit)
+        free = self._free_order([c for c in layout.cards if c not in layout.placed], trump_suit)
         if trump is None:
             candidates = [c for c in canonical(free) if suit_of(c) == trump_suit]
             if not candidates:
@@ -202,34 +217,32 @@ class PositionSpec:
             trump = candidates[0]
         if trump in free:
             free.remove(trump)
+        layout.trump, layout.free = trump, free
 
-        # hands given only by size
+    def _deal_sized_hands(self, layout: _Layout) -> None:
+        """Hands given only by size take the next free cards."""
         for seat, count in sorted(self.hand_counts.items()):
             self._seat(seat, "a hand")
-            if len(free) < count:
+            if len(layout.free) < count:
                 raise PositionError(f"not enough cards left to give player {seat} {count} cards")
-            hands[seat] = free[:count]
-            free = free[count:]
+            layout.hands[seat] = layout.free[:count]
+            layout.free = layout.free[count:]
 
-        # talon
-        trump_free = trump not in placed
+    def _lay_talon(self, layout: _Layout) -> None:
+        """The talon as listed, or of the size said (every free card when the discard pile is
+        empty), the trump card last; empty unless said."""
+        trump, free = layout.trump, layout.free
+        trump_free = trump not in layout.placed
         if self.talon is not None:
             talon = list(self.talon)
             if self.talon_size is not None and self.talon_size != len(talon):
                 raise PositionError("the talon is both listed and sized, and the two disagree")
         else:
-            size = self.talon_size
-            if size is None:
-                if self.discard_empty:
-                    size = len(free) + (1 if trump_free else 0)
-                elif self.discard_count is not None:
-                    size = len(free) - self.discard_count + (1 if trump_free else 0)
-                else:
-                    size = 0
+            size = self._talon_size(len(free), trump_free)
             if size > 0 and not trump_free:
                 raise PositionError(
                     f"the talon is not empty, so the trump card {trump} must lie at its bottom, "
-                    f"but it is {placed[trump]}"
+                    f"but it is {layout.placed[trump]}"
                 )
             if size - 1 > len(free):
                 raise PositionError(f"not enough free cards for a talon of {size}")
@@ -239,8 +252,20 @@ class PositionSpec:
             raise PositionError(f"the talon must end with the trump card {trump}")
         if not talon and trump_free:
             free.append(trump)
+        layout.talon, layout.free = talon, free
 
-        discard = free
+    def _talon_size(self, free: int, trump_free: bool) -> int:
+        if self.talon_size is not None:
+            return self.talon_size
+        if self.discard_empty:
+            return free + trump_free
+        if self.discard_count is not None:
+            return free - self.discard_count + trump_free
+        return 0
+
+    def _check_discard(self, layout: _Layout) -> None:
+        """What is left is the discard pile: whole attack-and-defence pairs, as many as said."""
+        discard = layout.free
         if self.discard_empty and discard:
             raise PositionError(
                 f"the discard pile should be empty but {len(discard)} card(s) are left over: "
@@ -256,15 +281,18 @@ class PositionSpec:
             raise PositionError(
                 f"{self.discard_count} cards should be discarded, but {len(discard)} are left over"
             )
-        if talon and self.out:
+        if layout.talon and self.out:
             raise PositionError("a player can only be out once the talon is empty")
 
-        # roles
+    def _roles(self, hands: list[list[str]], teams: list[int | None]) -> tuple[int, int]:
+        """The main attacker (player 0 unless said, or the first seat still holding cards) and
+        the defender: the next player clockwise who holds cards and is not his partner
+        (R-ROLE-2). Players who are out hold nothing."""
+        n = len(hands)
         out = [self._seat(s, "out") for s in self.out]
         for seat in out:
             if hands[seat]:
                 raise PositionError(f"player {seat} is out but holds {', '.join(hands[seat])}")
-
         attacker = self.attacker
         if attacker is None:
             attacker = next((s for s in range(n) if s not in out and hands[s]), 0)
@@ -280,21 +308,10 @@ class PositionSpec:
             if defender is None:
                 raise PositionError(f"nobody can defend against player {attacker}")
         self._seat(defender, "the defender")
+        return attacker, defender
 
-        table = []
-        first_defence = self.first_defence
-        for entry in self.table:
-            table.append(
-                {
-                    "attack": entry["attack"],
-                    "by": attacker if entry.get("by") is None else entry["by"],
-                    "defence": entry.get("defence"),
-                }
-            )
-            if entry.get("defence") and first_defence is None:
-                first_defence = entry["defence"]
-
-        known = [[] for _ in range(n)]
+    def _known(self, hands: list[list[str]]) -> list[list[str]]:
+        known: list[list[str]] = [[] for _ in hands]
         for seat, cards in self.known.items():
             missing = [c for c in cards if c not in hands[seat]]
             if missing:
@@ -302,22 +319,22 @@ class PositionSpec:
                     f"player {seat} is known to hold {missing} but does not hold them"
                 )
             known[seat] = canonical(cards)
+        return known
 
-        emptied = [s for s in range(n) if not hands[s] and s not in out]
+    def _bout(self, layout: _Layout, attacker: int, defender: int) -> dict[str, Any]:
+        """The table (cards put down by the attacker unless said) and the bout: its number
+        (from the discard pile's size unless said), roles, passes, take, shown trumps."""
+        table = []
+        first_defence = self.first_defence
+        for entry in self.table:
+            by = attacker if entry.get("by") is None else entry["by"]
+            table.append({"attack": entry["attack"], "by": by, "defence": entry.get("defence")})
+            if entry.get("defence") and first_defence is None:
+                first_defence = entry["defence"]
         number = self.bout_number
         if number is None:
-            number = 1 if not discard else 1 + (len(discard) + 11) // 12
-
+            number = 1 if not layout.free else 1 + (len(layout.free) + 11) // 12
         return {
-            "version": 1,
-            "ruleset": copy.deepcopy(ruleset),
-            "dealer": self._seat(self.dealer if self.dealer is not None else n - 1, "the dealer"),
-            "trump": trump,
-            "talon": talon,
-            "discard": discard,
-            "players": [
-                {"hand": canonical(hands[s]), "known": known[s], "team": teams[s]} for s in range(n)
-            ],
             "table": table,
             "bout": {
                 "number": number,
@@ -328,10 +345,10 @@ class PositionSpec:
                 "taking": self.taking,
                 "first_defence": first_defence,
                 "shown": canonical(self.shown),
-                "emptied": emptied,
+                "emptied": [
+                    s for s in range(layout.n) if not layout.hands[s] and s not in self.out
+                ],
             },
-            "finished": out,
-            "result": None,
         }
 
     # ---- deals --------------------------------------------------------------------------------
@@ -356,78 +373,124 @@ class PositionSpec:
         if self.seed is not None and not (self.deck or self.deal_hands or self.deal_trump):
             return None
         all_cards = self._deck_of(options)
-        size = len(all_cards)
         if self.deck is not None and not self.deal_hands and not self.deal_trump:
-            given = list(self.deck)
-            unknown = [c for c in given if c not in all_cards]
-            if unknown or len(set(given)) != len(given):
-                raise PositionError(f"the deck lists unknown or repeated cards: {unknown or given}")
-            if self.deck_is_prefix:
-                return given + [c for c in all_cards if c not in given]
-            if sorted(given) != sorted(all_cards):
-                raise PositionError(f"the deck must list all {size} cards once each")
-            return given
+            return self._given_deck(all_cards)
         if not (self.deal_hands or self.deal_trump or self.deal_talon is not None):
             return None
-
-        n = self.player_count()
-        dealer = self.next_dealer()
-        dealt = HAND_SIZE * n
-        if dealt > size:
-            raise PositionError(f"{n} players need {dealt} cards, the deck has {size}")
-        slots: list[str | None] = [None] * size
-        per_seat = "six_at_once" if options.get("deal_order") == "six_at_once" else "one_at_a_time"
-        no_talon = dealt == size
-        trump_index = size - 1 if (no_talon or options.get("trump_card") == "bottom") else dealt
-
-        def seat_indices(seat: int) -> list[int]:
-            offset = (seat - dealer - 1) % n
-            if per_seat == "six_at_once":
-                return [6 * offset + j for j in range(HAND_SIZE)]
-            return [j * n + offset for j in range(HAND_SIZE)]
-
-        deal_trump = self.deal_trump
-        if deal_trump is None and self.trump_suit is not None:
-            named_now = {c for cards in self.deal_hands.values() for c in cards}
-            named_now |= set(self.deal_talon or [])
-            deal_trump = next(
-                (
-                    c
-                    for c in canonical(all_cards)
-                    if suit_of(c) == self.trump_suit and c not in named_now
-                ),
-                None,
-            )
-        if deal_trump:
-            slots[trump_index] = deal_trump
+        deal = _Deal(all_cards, self.player_count(), self.next_dealer(), options)
+        trump = self._deal_trump(all_cards)
+        if trump:
+            deal.slots[deal.trump_index] = trump
         for seat, cards in self.deal_hands.items():
             self._seat(seat, "a dealt hand")
-            if len(cards) > HAND_SIZE:
-                raise PositionError(f"player {seat} is dealt {len(cards)} cards; a hand is six")
-            indices = seat_indices(seat)
-            cards_left = list(cards)
-            if no_talon and trump_index in indices and deal_trump in cards_left:
-                cards_left.remove(deal_trump)
-                indices.remove(trump_index)
-            elif no_talon and trump_index in indices and deal_trump is not None:
-                raise PositionError(
-                    f"with no talon the trump card {deal_trump} is the dealer's last card; "
-                    f"list it in player {seat}'s hand"
-                )
-            for index, card in zip(indices, cards_left):
-                slots[index] = card
+            deal.place_hand(seat, cards, trump)
         if self.deal_talon is not None:
-            talon_indices = [i for i in range(dealt, size) if i != trump_index]
-            if len(self.deal_talon) > len(talon_indices):
-                raise PositionError("the talon after the deal lists more cards than it has")
-            for index, card in zip(talon_indices, self.deal_talon):
-                slots[index] = card
-        named = [c for c in slots if c is not None]
-        unknown = [c for c in named if c not in all_cards]
+            deal.place_talon(self.deal_talon)
+        return deal.filled(suit_of(trump) if trump else (self.trump_suit or ""), self._free_order)
+
+    def _given_deck(self, all_cards: list[str]) -> list[str]:
+        """The deck as the scenario lists it (its first cards, the rest in canonical order)."""
+        given = list(self.deck or [])
+        unknown = [c for c in given if c not in all_cards]
+        if unknown or len(set(given)) != len(given):
+            raise PositionError(f"the deck lists unknown or repeated cards: {unknown or given}")
+        if self.deck_is_prefix:
+            return given + [c for c in all_cards if c not in given]
+        if sorted(given) != sorted(all_cards):
+            raise PositionError(f"the deck must list all {len(all_cards)} cards once each")
+        return given
+
+    def _deal_trump(self, all_cards: list[str]) -> str | None:
+        """The trump card to turn up: the one named, else the lowest card of the trump suit
+        named that no dealt hand or talon card names."""
+        if self.deal_trump is not None or self.trump_suit is None:
+            return self.deal_trump
+        named = {c for cards in self.deal_hands.values() for c in cards}
+        named |= set(self.deal_talon or [])
+        return next(
+            (c for c in canonical(all_cards) if suit_of(c) == self.trump_suit and c not in named),
+            None,
+        )
+
+
+@dataclass
+class _Layout:
+    """A position being built: where each named card is, and the cards the phases hand out."""
+
+    cards: list[str]  # the game's deck
+    decks: int
+    n: int
+    placed: dict[str, str] = field(default_factory=dict)  # card -> where the scenario put it
+    hands: list[list[str]] = field(default_factory=list)
+    trump: str | None = None
+    free: list[str] = field(default_factory=list)  # at the end: the discard pile
+    talon: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.hands = [[] for _ in range(self.n)]
+
+    def place(self, card: str, where: str) -> None:
+        if card not in self.cards:
+            decks = ", two decks" if self.decks == 2 else ""
+            raise PositionError(
+                f"{card} is not in this game's deck ({len(self.cards)} cards{decks}); {where} "
+                "cannot hold it"
+            )
+        if card in self.placed:
+            raise PositionError(f"{card} is placed twice: {self.placed[card]} and {where}")
+        self.placed[card] = where
+
+
+class _Deal:
+    """The slots of a deck order being arranged by the contract's deal mapping."""
+
+    def __init__(self, cards: list[str], n: int, dealer: int, options: dict[str, Any]):
+        self.cards, self.n, self.dealer = cards, n, dealer
+        size, self.dealt = len(cards), HAND_SIZE * n
+        if self.dealt > size:
+            raise PositionError(f"{n} players need {self.dealt} cards, the deck has {size}")
+        self.slots: list[str | None] = [None] * size
+        self.six_at_once = options.get("deal_order") == "six_at_once"
+        self.no_talon = self.dealt == size
+        bottom = self.no_talon or options.get("trump_card") == "bottom"
+        self.trump_index = size - 1 if bottom else self.dealt
+
+    def seat_indices(self, seat: int) -> list[int]:
+        """The deck indices dealt to ``seat`` (R-DEAL-1)."""
+        offset = (seat - self.dealer - 1) % self.n
+        if self.six_at_once:
+            return [6 * offset + j for j in range(HAND_SIZE)]
+        return [j * self.n + offset for j in range(HAND_SIZE)]
+
+    def place_hand(self, seat: int, cards: list[str], trump: str | None) -> None:
+        if len(cards) > HAND_SIZE:
+            raise PositionError(f"player {seat} is dealt {len(cards)} cards; a hand is six")
+        indices, cards_left = self.seat_indices(seat), list(cards)
+        if self.no_talon and self.trump_index in indices and trump in cards_left:
+            cards_left.remove(trump)
+            indices.remove(self.trump_index)
+        elif self.no_talon and self.trump_index in indices and trump is not None:
+            raise PositionError(
+                f"with no talon the trump card {trump} is the dealer's last card; "
+                f"list it in player {seat}'s hand"
+            )
+        for index, card in zip(indices, cards_left):
+            self.slots[index] = card
+
+    def place_talon(self, talon: list[str]) -> None:
+        indices = [i for i in range(self.dealt, len(self.slots)) if i != self.trump_index]
+        if len(talon) > len(indices):
+            raise PositionError("the talon after the deal lists more cards than it has")
+        for index, card in zip(indices, talon):
+            self.slots[index] = card
+
+    def filled(self, trump_suit: str, free_order: Any) -> list[str]:
+        """The deck order: the arranged slots, the others in the builder's free-card order."""
+        named = [c for c in self.slots if c is not None]
+        unknown = [c for c in named if c not in self.cards]
         if unknown or len(set(named)) != len(named):
             raise PositionError(
                 f"the arranged deal names unknown or repeated cards: {unknown or named}"
             )
-        trump_suit = suit_of(deal_trump) if deal_trump else (self.trump_suit or "")
-        free = self._free_order([c for c in all_cards if c not in named], trump_suit)
-        return [slot if slot is not None else free.pop(0) for slot in slots]
+        free = free_order([c for c in self.cards if c not in named], trump_suit)
+        return [slot if slot is not None else free.pop(0) for slot in self.slots]
