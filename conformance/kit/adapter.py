@@ -27,7 +27,7 @@ from conformance.contract.canonical import dumps
 from reference_impl import api
 
 from . import bookkeeping
-from .requests import Deal, Refused, check_state, deck_of, move_key, parse_move, read_new_game
+from .requests import Deal, Refused, check_state, deck_cards, move_id, parse_move, read_new_game
 
 #: The operations on a game the kit keeps (spec/protocol.md section 7), besides ``open_game``.
 GAME_OPS = ("game_legal_moves", "game_apply", "game_state", "game_observe", "close_game")
@@ -171,8 +171,8 @@ class Adapter:
         if state["result"] is not None:
             raise Refused("illegal_move", "the game is over", "R-PLAY-2", named_by="kit")
         options = state["ruleset"]["options"]
-        move = parse_move(move, len(state["players"]), set(deck_of(options)))
-        listed = self._listed(position).get(move_key(move))
+        move = parse_move(move, len(state["players"]), deck_cards(options))
+        listed = self._listed(position).get(move_id(move))
         if listed is None:
             raise self.refusal(state, move, f"{self.name} does not offer this move")
         return move, listed[1]
@@ -242,7 +242,7 @@ class Adapter:
         try:
             position = self.deal(game.deal)
             for move in game.moves:
-                position = self.play(position, self._listed(position)[move_key(move)][1])
+                position = self.play(position, self._listed(position)[move_id(move)][1])
         except Exception:  # noqa: BLE001 - the game is lost: its handle is refused from now on
             self._games = {h: g for h, g in self._games.items() if g is not game}
             return
@@ -339,7 +339,7 @@ class Adapter:
         out = {}
         for item in self.moves(position):
             move, native = item if isinstance(item, tuple) else (item, item)
-            out[move_key(move)] = (move, native)
+            out[move_id(move)] = (move, native)
         return out
 
     def _remember(self, state: dict, position: Any) -> None:

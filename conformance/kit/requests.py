@@ -17,11 +17,12 @@ A refusal is raised as :class:`Refused` and becomes the protocol's error object.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
 from conformance.contract import deal as contract_deal
-from conformance.contract.canonical import canonical_move
+from conformance.contract.canonical import canonical_move, card_key
 from conformance.contract.cards import deck as canonical_deck
 from conformance.contract.seats import TEAM_PLAYERS, max_players
 from conformance.contract.shuffle import shuffle
@@ -104,7 +105,7 @@ def check_state(state: Any, supports: dict, engine: str) -> None:
         raise Refused("unsupported", f"{engine} deals only from seat {n - 1}")
 
 
-def parse_move(move: Any, players: int, cards: set[str]) -> dict:
+def parse_move(move: Any, players: int, cards: set[str] | frozenset[str]) -> dict:
     """The move with the contract's fields only; ``bad_request`` with a pointer if malformed (an
     unknown player or action, a missing field, a card not of the deck, an empty or repeating
     ``cards`` list). Fields a move does not have are ignored (P-11)."""
@@ -135,6 +136,39 @@ def move_key(move: dict) -> str:
     """A move's canonical text over the contract's fields (cards sorted): move equality."""
     fields = ("player", "action", *FIELDS.get(move.get("action"), ()))
     return canonical_move({k: move[k] for k in fields if k in move})
+
+
+_ABSENT = object()
+#: The canonical card order, remembered per card (a deck has at most 104).
+_card_key = functools.lru_cache(maxsize=4096)(card_key)
+
+
+def move_id(move: dict) -> tuple | str:
+    """A key equal for two moves exactly when their :func:`move_key` is, without writing JSON:
+    the kit keys every move an engine lists, on every request. A move of unexpected types (a
+    boolean seat, a card that is not a string) falls back to :func:`move_key`'s text."""
+    player, action = move.get("player", _ABSENT), move.get("action", _ABSENT)
+    if player is not _ABSENT and type(player) is not int or not isinstance(action, str):
+        return move_key(move)
+    parts = [player, action]
+    for field in FIELDS.get(action, ()):
+        value = move.get(field, _ABSENT)
+        if field == "cards" and isinstance(value, list) and all(isinstance(c, str) for c in value):
+            value = tuple(sorted(value, key=_card_key))
+        elif value is not _ABSENT and not isinstance(value, str):
+            return move_key(move)
+        parts.append(value)
+    return tuple(parts)
+
+
+@functools.lru_cache(maxsize=16)
+def _cards(deck_size: Any, decks: Any) -> frozenset[str]:
+    return frozenset(canonical_deck(int(deck_size), int(decks)))
+
+
+def deck_cards(options: dict) -> frozenset[str]:
+    """The cards of the ruleset's deck, as a set (made once per deck)."""
+    return _cards(str(options["deck_size"]), str(options["decks"]))
 
 
 @dataclass(frozen=True)

@@ -159,3 +159,20 @@ def test_open_game_is_checked_as_new_game_is(fields, code):
     assert error(call(Narrow(), "open_game", **fields)) == error(call(Narrow(), "new_game",
                                                                        **fields))
     assert error(call(Narrow(), "open_game", **fields))["code"] == code
+
+
+def test_the_kits_quick_move_keys_agree_with_move_equality():
+    import itertools
+
+    from conformance.kit.requests import move_id, move_key
+
+    moves = [{"player": 0, "action": "attack", "cards": ["7S", "6C"]},
+             {"player": 0, "action": "attack", "cards": ["6C", "7S"]},
+             {"player": 0, "action": "attack", "cards": ["6C"]},
+             {"player": 0, "action": "attack", "cards": "6C"},
+             {"player": 1, "action": "beat", "target": "6C", "card": "7C"},
+             {"player": 1, "action": "beat", "card": "7C", "target": "6C", "note": "extra"},
+             {"player": 1, "action": "take"}, {"player": True, "action": "take"},
+             {"player": 1.0, "action": "take"}, {"action": "take"}]
+    for a, b in itertools.product(moves, moves):
+        assert (move_id(a) == move_id(b)) == (move_key(a) == move_key(b)), (a, b)
