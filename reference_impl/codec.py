@@ -1,4 +1,4 @@
-"""The JSON boundary: state dicts <-> :class:`~reference_impl.core.State`, move dicts <-> tuples.
+"""The JSON boundary: state dicts <-> :class:`~reference_impl.state.State`, move dicts <-> tuples.
 
 Everything here assumes its input was validated (``reference_impl.validate`` for states; moves are
 parsed by :func:`parse_move`, which raises ``BadRequest`` for anything malformed). Output is always
@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 
 from reference_impl.cards import CARD_NAMES, CARD_NUMBERS, SUIT_OF, bits
-from reference_impl.core import (
+from reference_impl.errors import BadRequest
+from reference_impl.state import (
     ACTION_CODES,
     ACTION_NAMES,
     ATTACK,
@@ -23,7 +24,6 @@ from reference_impl.core import (
     TRANSFER,
     State,
 )
-from reference_impl.errors import BadRequest
 from reference_impl.tables import compile_rules
 
 STATE_VERSION = 1

@@ -9,7 +9,7 @@ it is the last card dealt and stays in the dealer's hand.
 from __future__ import annotations
 
 from reference_impl.cards import RANK_OF, SUIT_OF
-from reference_impl.core import State
+from reference_impl.state import State
 from reference_impl.tables import HAND_SIZE, Rules
 
 

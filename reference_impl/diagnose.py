@@ -16,7 +16,16 @@ defender (whether he may use them now is R-THROW-*); ``beat``, ``take``, ``trans
 from __future__ import annotations
 
 from reference_impl.cards import CARD_NAMES, RANK_OF, SUIT_OF, bits
-from reference_impl.core import (
+from reference_impl.queries import (
+    attack_rank_cards,
+    cap,
+    capacity_ok,
+    eligible,
+    priority,
+    show_window,
+    transfer_target,
+)
+from reference_impl.state import (
     ACTION_NAMES,
     ATTACK,
     BEAT,
@@ -26,13 +35,6 @@ from reference_impl.core import (
     THROW_IN,
     TRANSFER,
     State,
-    attack_rank_cards,
-    cap,
-    capacity_ok,
-    eligible,
-    priority,
-    show_window,
-    transfer_target,
 )
 from reference_impl.tables import (
     CAPACITY_HAND_AND_LIMIT,

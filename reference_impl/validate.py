@@ -22,9 +22,9 @@ from reference_impl.cards import CARD_NAMES, CARD_NUMBERS, RANK_OF, SUIT_OF
 from reference_impl.errors import InvalidState
 from reference_impl.tables import (
     CAP_HAND,
-    CAPACITY_HAND_AND_LIMIT,
     CAP_SIX,
     CAP_SIX_FIVE_FIRST,
+    CAPACITY_HAND_AND_LIMIT,
     NO_CAP,
     TEAM_PLAYERS,
     TIMING_ALL_BEATEN,
@@ -222,7 +222,27 @@ def validate_state(state) -> dict:
 
 
 def _check(st: dict, options: dict) -> None:
+    """The rules' invariants of a shape-valid state, in the order their errors are reported."""
     rules = compile_rules(options)
+    n = _check_seats(st, rules)
+    hands = _check_cards(st, rules)
+    _check_trump_and_talon(st, rules)
+    _check_finished(st, n, hands)
+    bout = st["bout"]
+    result = st["result"]
+    if result is not None:
+        if bout is not None:
+            raise InvalidState("/bout", "the game is over (result set): bout must be null")
+        _check_result(st, result, n, hands, rules)
+        return
+    if bout is None:
+        raise InvalidState("/bout", "the game goes on (result null): bout must describe the bout")
+    _check_bout(st, bout, n, hands, rules)
+
+
+def _check_seats(st: dict, rules) -> int:
+    """R-DECK-4, R-TEAM-1: the player count and the teams suit the ruleset; the dealer exists.
+    Returns the player count."""
     players = st["players"]
     n = len(players)
     limit = max_players(rules.deck_size, rules.decks)
@@ -240,8 +260,15 @@ def _check(st: dict, options: dict) -> None:
     for key in ("dealer",):
         if st[key] >= n:
             raise InvalidState(_ptr(key), f"seat {st[key]} does not exist in a {n}-player game")
+    return n
 
-    # ---- every card exactly once
+
+def _check_cards(st: dict, rules) -> list:
+    """R-DECK-5: every card of the deck exactly once; known cards are in their hand (R-INFO-3);
+    each defence beats its attack card (R-BEAT-1); the discard pile holds pairs. Returns the
+    hands as masks."""
+    players = st["players"]
+    n = len(players)
     deck_mask = rules.deck_mask
     seen: dict[int, tuple] = {}
 
@@ -286,10 +313,13 @@ def _check(st: dict, options: dict) -> None:
                                 f"talon, the table or the discard pile): {names}")
     if len(st["discard"]) % 2:
         raise InvalidState("/discard", "the discard pile holds attack/defence pairs: its size is even")
+    return hands
 
-    # ---- trump and talon
+
+def _check_trump_and_talon(st: dict, rules) -> None:
+    """The trump card is of the deck and lies at the bottom of the talon (R-TRUMP-2)."""
     trump = CARD_NUMBERS[st["trump"]]
-    if not (deck_mask >> trump) & 1:
+    if not (rules.deck_mask >> trump) & 1:
         raise InvalidState("/trump", f"{st['trump']} is not a card of this deck")
     talon = st["talon"]
     if talon and talon[-1] != st["trump"]:
@@ -297,7 +327,11 @@ def _check(st: dict, options: dict) -> None:
                            f"the trump card {st['trump']} lies at the bottom of the talon and is "
                            f"drawn last (R-TRUMP-2); the talon ends with {talon[-1]}")
 
-    # ---- going out
+
+def _check_finished(st: dict, n: int, hands: list) -> None:
+    """R-OUT-1: players who went out exist, once each, hold no cards, and only once the talon is
+    empty."""
+    talon = st["talon"]
     finished = st["finished"]
     if len(set(finished)) != len(finished):
         raise InvalidState("/finished", "a seat is listed twice")
@@ -309,17 +343,6 @@ def _check(st: dict, options: dict) -> None:
         if talon:
             raise InvalidState(_ptr("finished", j), "nobody goes out while the talon has cards "
                                                     "(R-OUT-1)")
-
-    bout = st["bout"]
-    result = st["result"]
-    if result is not None:
-        if bout is not None:
-            raise InvalidState("/bout", "the game is over (result set): bout must be null")
-        _check_result(st, result, n, hands, rules)
-        return
-    if bout is None:
-        raise InvalidState("/bout", "the game goes on (result null): bout must describe the bout")
-    _check_bout(st, bout, n, hands, rules)
 
 
 def _check_bout(st: dict, bout: dict, n: int, hands: list, rules) -> None:

@@ -28,19 +28,10 @@ from hypothesis import strategies as st
 from reference_impl import api, specdata
 from reference_impl.cards import seeded_deck
 from reference_impl.codec import move_to_json, state_from_json, state_to_json
-from reference_impl.core import (
-    ATTACK,
-    BEAT,
-    PASS,
-    SHOW_TRUMP,
-    TAKE,
-    THROW_IN,
-    TRANSFER,
-    apply_move,
-    legal_moves,
-)
+from reference_impl.core import apply_move, legal_moves
 from reference_impl.deal import deal
 from reference_impl.diagnose import diagnose
+from reference_impl.state import ATTACK, BEAT, PASS, SHOW_TRUMP, TAKE, THROW_IN, TRANSFER
 from reference_impl.tables import compile_rules, max_players
 from reference_impl.validate import schema_errors
 

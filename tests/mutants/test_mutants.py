@@ -73,7 +73,7 @@ def test_a_patch_that_no_longer_matches_fails_loudly(tmp_path):
     missing = mutants.Mutant("nofile", "R-BEAT-1", "nosuch.py", "a", "b", "nothing")
     with pytest.raises(mutants.MutantPatchError, match="does not exist"):
         mutants.build(missing, tmp_path)
-    broken = mutants.Mutant("syntax", "R-BEAT-1", "core.py", "def cap(s: State) -> int:",
+    broken = mutants.Mutant("syntax", "R-BEAT-1", "queries.py", "def cap(s: State) -> int:",
                             "def cap(s: State) -> int", "nothing")
     with pytest.raises(mutants.MutantPatchError, match="does not compile"):
         mutants.build(broken, tmp_path)

@@ -26,7 +26,7 @@ import mutants
 NO_CAPACITY_CHECK = mutants._m(
     "transfer-capacity-unchecked",
     "R-TRANSFER-3",
-    "core.py",
+    "queries.py",
     '    """R-TRANSFER-3: may ``target`` face the attack once ``added`` cards join it?"""\n',
     '    """R-TRANSFER-3: may ``target`` face the attack once ``added`` cards join it?"""\n'
     "    return True  # planted: no capacity check\n",
