@@ -9,7 +9,7 @@
 - ``replay``: game records replayed on an engine (:mod:`conformance.tools.replay`);
 - ``fuzz``: differential fuzzing against the reference engine (:mod:`conformance.tools.fuzz`);
 - ``report``: JSON Lines run reports as an HTML page or Markdown, engines side by side
-  (:mod:`conformance.reports.html`);
+  (:mod:`conformance.reports.html`, :mod:`conformance.reports.markdown`);
 - ``identify``: which value of each option an engine plays (:mod:`conformance.tools.identify`);
 - ``export``: the suite's cases as one JSON document (:mod:`conformance.tools.export`).
 
@@ -273,7 +273,8 @@ def _on_engine(args: argparse.Namespace, command: str, run_cli: Callable[..., in
 
 
 def report(args: argparse.Namespace) -> int:
-    from conformance.reports.html import render_html, render_markdown
+    from conformance.reports.html import render_html
+    from conformance.reports.markdown import render_markdown
     from conformance.reports.reader import ReportFileError, load_report
 
     try:

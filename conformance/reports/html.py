@@ -1,4 +1,4 @@
-"""Run reports as a page people read: one self-contained HTML file, or Markdown.
+"""Run reports as a page people read: one self-contained HTML file.
 
 Input is one or more run reports (:class:`conformance.reports.reader.LoadedReport`); several are
 shown side by side, one column per engine, so "where do these engines differ" is one look. The
@@ -12,151 +12,41 @@ no script. Every value from a report passes through :func:`html.escape` (a case 
 text may hold ``<`` or ``&``). Counts are always made from the case lines, never copied from the
 summary, so an interrupted run (no summary line) is still drawn correctly.
 
-Counting (as the terminal summary of :mod:`conformance.reports.report`): a cell is
-``passed/run`` where ``run`` is passed + expected failures + failing outcomes; unsupported, not
-run and skipped cases are outside ``run`` and named beside the count.
+What the cells count, the labels and the JSON shown come from :mod:`conformance.reports.page`
+(shared with the Markdown summary, :mod:`conformance.reports.markdown`).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from conformance.reports.report import FAILING, FINAL_OUTCOMES, Tally
+from conformance.reports.page import (
+    HEADLINE,
+    area_of,
+    cell,
+    column_labels,
+    failing_cases,
+    identity,
+    natural_key,
+    option_values_of,
+    pretty,
+    rules_of,
+    short_state,
+    step_text,
+    tally,
+    unlocks,
+)
 from conformance.reports.reader import LoadedReport
-
-#: The totals every engine block shows, even at zero.
-HEADLINE = ("passed", "failed", "unsupported", "not_run", "xfailed")
-#: Longest JSON shown for one value of a failure before it is cut.
-JSON_LIMIT = 20000
+from conformance.reports.report import FAILING, FINAL_OUTCOMES
 
 
 def esc(value: Any) -> str:
     return escape(str(value), quote=True)
 
-
-# ------------------------------------------------------------------------------ counting
-
-
-def natural_key(text: str) -> list[Any]:
-    """``R-BEAT-10`` after ``R-BEAT-9``: digit runs compare as numbers."""
-    return [
-        (0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", text)
-    ]
-
-
-def column_labels(reports: Sequence[LoadedReport]) -> list[str]:
-    """One short label per report: the engine's name and version, with the file name added
-    where two reports would otherwise look the same."""
-    base = []
-    for report in reports:
-        ident = _identity(report)
-        name = f"{ident.get('name') or report.header.get('engine') or '?'} {ident.get('version') or ''}"
-        base.append(name.strip())
-    labels = [
-        f"{label} ({report.path.name})" if base.count(label) > 1 else label
-        for label, report in zip(base, reports, strict=True)
-    ]
-    return [
-        f"{label} #{index + 1}" if labels.count(label) > 1 else label
-        for index, label in enumerate(labels)
-    ]
-
-
-def _identity(report: LoadedReport) -> dict[str, Any]:
-    engine = report.engine or {}
-    ident = engine.get("engine")
-    return ident if isinstance(ident, dict) else {}
-
-
-def tally(cases: Iterable[dict[str, Any]], keys: Callable[[dict[str, Any]], Iterable[str]]):
-    """``{key: Counter(outcome)}``: each case counted once under each of its keys."""
-    out: dict[str, Counter[str]] = {}
-    for case in cases:
-        for key in keys(case):
-            out.setdefault(key, Counter())[case["outcome"]] += 1
-    return out
-
-
-def area_of(case: dict[str, Any]) -> list[str]:
-    return [case.get("area") or "?"]
-
-
-def option_values_of(case: dict[str, Any]) -> list[str]:
-    return [f"{name}={value}" for name, value in sorted((case.get("options") or {}).items())]
-
-
-def rules_of(case: dict[str, Any]) -> list[str]:
-    return list(dict.fromkeys(case.get("rules") or []))
-
-
-def cell(counts: Counter[str] | None) -> tuple[str, str, str]:
-    """``(text, status, title)`` of one matrix cell. Status: ``fail`` (a failing outcome),
-    ``xfail`` (only expected failures beside passes), ``ok``, ``none`` (nothing ran), ``absent``
-    (no case at all)."""
-    if not counts:
-        return "–", "absent", "no case"
-    bad = sum(counts[o] for o in FAILING)
-    run = counts["passed"] + counts["xfailed"] + bad
-    notes = [
-        f"{counts[o]} {o.replace('_', ' ')}"
-        for o in ("xfailed", "unsupported", "not_run", "skipped")
-        if counts[o]
-    ]
-    title = ", ".join(f"{counts[o]} {o.replace('_', ' ')}" for o in FINAL_OUTCOMES if counts[o])
-    if not run:
-        return " / ".join(notes), "none", title
-    status = "fail" if bad else ("xfail" if counts["xfailed"] else "ok")
-    text = f"{counts['passed']}/{run}"
-    return (f"{text} ({', '.join(notes)})" if notes else text), status, title
-
-
-# ------------------------------------------------------------------------------ JSON shown
-
-
-def pretty(value: Any, limit: int = JSON_LIMIT, width: int = 100) -> str:
-    """JSON for reading: a list or object that fits in ``width`` stays on one line (so each move
-    or table pair is one line), a longer one is broken one item per line; cut at ``limit``."""
-
-    def compact(item: Any) -> str:
-        return json.dumps(item, sort_keys=True, ensure_ascii=False, default=repr)
-
-    def fmt(item: Any, depth: int) -> str:
-        flat = compact(item)
-        if len(flat) + depth <= width or not isinstance(item, list | dict) or not item:
-            return flat
-        pad, inner = " " * depth, " " * (depth + 1)
-        if isinstance(item, list):
-            body = ",\n".join(inner + fmt(x, depth + 1) for x in item)
-            return f"[\n{body}\n{pad}]"
-        body = ",\n".join(
-            f"{inner}{compact(str(k))}: {fmt(item[k], depth + 1)}" for k in sorted(item, key=str)
-        )
-        return f"{{\n{body}\n{pad}}}"
-
-    text = fmt(value, 0)
-    return text if len(text) <= limit else text[:limit] + f"\n... ({len(text)} characters)"
-
-
-def short_state(state: Any) -> Any:
-    """A state with its ruleset's options elided (the case's ruleset is shown once, above)."""
-    if isinstance(state, dict) and isinstance(state.get("ruleset"), dict):
-        return {**state, "ruleset": {"name": state["ruleset"].get("name"), "options": "..."}}
-    return state
-
-
-def step_text(step: Any) -> str:
-    if not isinstance(step, dict):
-        return pretty(step)
-    shown = {k: v for k, v in step.items() if k not in ("index", "line")}
-    return f"step {step.get('index', '?')} (line {step.get('line', '?')}): {pretty(shown)}"
-
-
-# ------------------------------------------------------------------------------ HTML
 
 CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:1300px;padding:0 1em;color:#222}
@@ -211,10 +101,10 @@ def _engines_section(reports: Sequence[LoadedReport], labels: Sequence[str]) -> 
     def row(name: str, values: Iterable[str]) -> None:
         rows.append([f"<th>{esc(name)}</th>", *values])
 
-    row("name", (esc(_identity(r).get("name", "?")) for r in reports))
-    row("version", (esc(_identity(r).get("version", "")) for r in reports))
-    row("language", (esc(_identity(r).get("language", "")) for r in reports))
-    row("notes", (esc(_identity(r).get("notes", "")) for r in reports))
+    row("name", (esc(identity(r).get("name", "?")) for r in reports))
+    row("version", (esc(identity(r).get("version", "")) for r in reports))
+    row("language", (esc(identity(r).get("language", "")) for r in reports))
+    row("notes", (esc(identity(r).get("notes", "")) for r in reports))
     row("command", (f"<code>{esc(r.header.get('engine', '?'))}</code>" for r in reports))
     row("report file", (f"<code>{esc(r.path)}</code>" for r in reports))
     suite = [
@@ -351,10 +241,6 @@ class _Anchors:
         anchor = self.ids.get((column, case["id"]))
         badge = outcome_badge(case["outcome"])
         return f'<a href="#{anchor}">{badge}</a>' if anchor else badge
-
-
-def failing_cases(report: LoadedReport) -> list[dict[str, Any]]:
-    return [case for case in report.cases if case["outcome"] in FAILING]
 
 
 def _by_id(report: LoadedReport) -> dict[str, dict[str, Any]]:
@@ -506,15 +392,6 @@ def failure_html(case: dict[str, Any], anchor: str | None = None) -> str:
     return "".join(out)
 
 
-def unlocks(report: LoadedReport, limit: int = 10) -> tuple[int, int, list[dict[str, Any]]]:
-    """Cases executed, cases in the report, and the claims that would unlock the most
-    unsupported cases (each case names its blockers: conformance.suite.applicability)."""
-    counts = Tally()
-    for case in report.cases:
-        counts.add(case)
-    return counts.executed, counts.selected, counts.unlocks(limit)
-
-
 def _unsupported_section(reports: Sequence[LoadedReport], labels: Sequence[str]) -> str:
     out = [
         "<h2 id='unsupported'>What did not run, and what would unlock it</h2>",
@@ -600,88 +477,3 @@ def render_html(
         "</body></html>\n",
     ]
     return "\n".join(parts)
-
-
-# ------------------------------------------------------------------------------ Markdown
-
-
-def _md(value: Any) -> str:
-    """Text safe in a Markdown table cell (GitHub renders inline HTML, so escape it too)."""
-    return escape(str(value), quote=False).replace("|", "\\|").replace("\n", " ")
-
-
-def _code(value: Any) -> str:
-    """A Markdown code span (no HTML inside is rendered; a backtick would end it)."""
-    return "`" + str(value).replace("`", "'").replace("|", "\\|").replace("\n", " ") + "`"
-
-
-def _md_table(head: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return lines
-
-
-def _md_cell(counts: Counter[str] | None) -> str:
-    text, status, _ = cell(counts)
-    mark = {"ok": "✅ ", "fail": "❌ ", "xfail": "⚠️ "}.get(status, "")
-    return _md(mark + text)
-
-
-def render_markdown(reports: Sequence[LoadedReport]) -> str:
-    """The same comparison, shorter: engines and totals, the two matrices, the failing cases
-    (ID, rules, signature). For a CI summary or a pull request comment."""
-    if not reports:
-        raise ValueError("render_markdown needs at least one report")
-    labels = column_labels(reports)
-    md_labels = [_md(label) for label in labels]
-    lines = ["# Durak conformance: " + " vs ".join(md_labels), ""]
-    totals = [Counter(case["outcome"] for case in r.cases) for r in reports]
-    rows = [["command", *(_code(r.header.get("engine", "?")) for r in reports)]]
-    rows.append(
-        ["run", *("complete" if r.complete else "incomplete (no summary line)" for r in reports)]
-    )
-    rows.append(["cases", *(str(len(r.cases)) for r in reports)])
-    for outcome in FINAL_OUTCOMES:
-        if outcome in HEADLINE or any(t[outcome] for t in totals):
-            rows.append([outcome.replace("_", " "), *(str(t[outcome]) for t in totals)])
-    lines += _md_table(["", *md_labels], rows)
-    for heading, keys, first in (
-        ("By rule area", area_of, "rule area"),
-        ("By option value", option_values_of, "option=value"),
-    ):
-        tallies = [tally(r.cases, keys) for r in reports]
-        names = sorted({n for t in tallies for n in t}, key=natural_key)
-        lines += ["", f"## {heading}", ""]
-        lines += _md_table(
-            [first, *md_labels],
-            ([_md(name), *(_md_cell(t.get(name)) for t in tallies)] for name in names),
-        )
-    lines += ["", "## What did not run, and what would unlock it", ""]
-    for report, label in zip(reports, labels, strict=True):
-        executed, selected, ranked = unlocks(report)
-        lines += [f"### {_md(label)}: ran {executed} of {selected} cases", ""]
-        if ranked:
-            lines += _md_table(
-                ["claim", "cases it would unlock"],
-                ([_md(" and ".join(i["claims"])), str(i["cases"])] for i in ranked),
-            )
-            lines.append("")
-    lines += ["", "## Failing cases", ""]
-    for report, label in zip(reports, labels, strict=True):
-        failing = failing_cases(report)
-        lines += [f"### {_md(label)}: {len(failing)} failing", ""]
-        if failing:
-            lines += _md_table(
-                ["case", "outcome", "rules", "signature"],
-                (
-                    [
-                        _code(c["id"]),
-                        c["outcome"],
-                        _md(", ".join(rules_of(c))),
-                        _md(c.get("signature") or ""),
-                    ]
-                    for c in failing
-                ),
-            )
-            lines.append("")
-    return "\n".join(lines).rstrip() + "\n"

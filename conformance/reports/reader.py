@@ -74,20 +74,7 @@ def _check_case(path: Path, number: int, record: dict[str, Any]) -> None:
 def load_report(path: Path | str) -> LoadedReport:
     """Read and check one report; :class:`ReportFileError` names the file and line of a fault."""
     path = Path(path)
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise ReportFileError(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise ReportFileError(path, None, "a directory, not a report file") from None
-    except UnicodeDecodeError as exc:
-        line = text_line_of_byte(path, exc.start)
-        raise ReportFileError(
-            path, line, f"not UTF-8 text; is this a JSON Lines report? {_RERUN}"
-        ) from None
-    except OSError as exc:
-        raise ReportFileError(path, None, f"cannot be read: {exc.strerror or exc}") from None
-
+    text = _read_text(path)
     lines = text.split("\n")
     found: dict[str, Any] = {}
     seen_at: dict[str, int] = {}
@@ -95,52 +82,9 @@ def load_report(path: Path | str) -> LoadedReport:
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            last = all(not rest.strip() for rest in lines[number:])
-            cut = (
-                " The line is cut off: the run was interrupted while writing it or the file "
-                "was truncated."
-                if last and not text.endswith("\n")
-                else ""
-            )
-            raise ReportFileError(
-                path, number, f"not JSON ({exc.msg}, column {exc.colno}).{cut} {_RERUN}"
-            ) from None
-        if not isinstance(record, dict):
-            raise ReportFileError(
-                path,
-                number,
-                f"a JSON {_JSON_TYPES.get(type(record), 'value')}, not a report line (an object)",
-            )
+        record = _parse_line(path, number, lines, text)
         kind = record.pop("type", None)
-        if kind not in _KINDS:
-            raise ReportFileError(
-                path,
-                number,
-                f"line type {kind!r}; a report line's 'type' is one of {', '.join(_KINDS)}",
-            )
-        if not seen_at and kind != "header":
-            raise ReportFileError(
-                path,
-                number,
-                f"the first line has type {kind!r}, not 'header': is this a "
-                f"report written by `durak-conformance run --json`? {_RERUN}",
-            )
-        if kind in seen_at and kind != "case":
-            raise ReportFileError(
-                path,
-                number,
-                f"a second line of type {kind!r} (the first is line {seen_at[kind]}): two "
-                "runs in one file? Give each report as its own file",
-            )
-        if "summary" in seen_at and kind != "summary":
-            raise ReportFileError(
-                path,
-                number,
-                f"a line of type {kind!r} after the summary (line {seen_at['summary']})",
-            )
+        _check_place(path, number, kind, seen_at)
         seen_at.setdefault(kind, number)
         if kind == "case":
             _check_case(path, number, record)
@@ -153,6 +97,79 @@ def load_report(path: Path | str) -> LoadedReport:
     if engine is not None and not isinstance(engine.get("engine", {}), dict):
         raise ReportFileError(path, seen_at["engine"], "engine line: 'engine' must be an object")
     return LoadedReport(path, found["header"], engine, cases, found.get("summary"))
+
+
+def _read_text(path: Path) -> str:
+    """The file's text; a missing file, a directory, bytes that are not UTF-8 or a read error
+    are a :class:`ReportFileError`."""
+    try:
+        return path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise ReportFileError(path, None, "no such file") from None
+    except IsADirectoryError:
+        raise ReportFileError(path, None, "a directory, not a report file") from None
+    except UnicodeDecodeError as exc:
+        line = text_line_of_byte(path, exc.start)
+        raise ReportFileError(
+            path, line, f"not UTF-8 text; is this a JSON Lines report? {_RERUN}"
+        ) from None
+    except OSError as exc:
+        raise ReportFileError(path, None, f"cannot be read: {exc.strerror or exc}") from None
+
+
+def _parse_line(path: Path, number: int, lines: list[str], text: str) -> dict[str, Any]:
+    """Line ``number`` as a JSON object; a line cut off by an interrupted run is said so."""
+    try:
+        record = json.loads(lines[number - 1])
+    except json.JSONDecodeError as exc:
+        last = all(not rest.strip() for rest in lines[number:])
+        cut = (
+            " The line is cut off: the run was interrupted while writing it or the file "
+            "was truncated."
+            if last and not text.endswith("\n")
+            else ""
+        )
+        raise ReportFileError(
+            path, number, f"not JSON ({exc.msg}, column {exc.colno}).{cut} {_RERUN}"
+        ) from None
+    if not isinstance(record, dict):
+        raise ReportFileError(
+            path,
+            number,
+            f"a JSON {_JSON_TYPES.get(type(record), 'value')}, not a report line (an object)",
+        )
+    return record
+
+
+def _check_place(path: Path, number: int, kind: Any, seen_at: dict[str, int]) -> None:
+    """A line's type is known and in its place: the header first, one line of each kind but
+    cases, nothing after the summary."""
+    if kind not in _KINDS:
+        raise ReportFileError(
+            path,
+            number,
+            f"line type {kind!r}; a report line's 'type' is one of {', '.join(_KINDS)}",
+        )
+    if not seen_at and kind != "header":
+        raise ReportFileError(
+            path,
+            number,
+            f"the first line has type {kind!r}, not 'header': is this a "
+            f"report written by `durak-conformance run --json`? {_RERUN}",
+        )
+    if kind in seen_at and kind != "case":
+        raise ReportFileError(
+            path,
+            number,
+            f"a second line of type {kind!r} (the first is line {seen_at[kind]}): two "
+            "runs in one file? Give each report as its own file",
+        )
+    if "summary" in seen_at and kind != "summary":
+        raise ReportFileError(
+            path,
+            number,
+            f"a line of type {kind!r} after the summary (line {seen_at['summary']})",
+        )
 
 
 def text_line_of_byte(path: Path, offset: int) -> int:

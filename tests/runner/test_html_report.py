@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
-from conformance.reports.html import cell, render_html, render_markdown
+from conformance.reports.html import render_html
+from conformance.reports.markdown import render_markdown
+from conformance.reports.page import cell
 from conformance.reports.reader import ReportFileError, load_report
 from conformance.tools.traceability import SpecIndex
 
