@@ -209,8 +209,12 @@ def _no_games(engine: Engine) -> ErrorResult:
 
 def implements_games(engine: Engine) -> bool:
     """True when ``engine``'s class writes the game methods (not only the defaults above), so a
-    hello claiming ``sessions`` can be taken at its word."""
-    return type(engine).open_game is not Engine.open_game
+    hello claiming ``sessions`` can be taken at its word. A wrapper (an engine with ``inner``,
+    such as the bookkeeping filler) implements them when what it wraps does."""
+    if type(engine).open_game is Engine.open_game:
+        return False
+    inner = vars(engine).get("inner")
+    return implements_games(inner) if isinstance(inner, Engine) else True
 
 
 def unknown_game(game: Any) -> ErrorResult:

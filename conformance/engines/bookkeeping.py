@@ -39,6 +39,23 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "epaulettes": ("/result/epaulettes",),
 }
 
+#: Field -> the rules that govern it (spec/rules.md). A case is *about* a field when it cites one
+#: of them and expects the field; a case that only lists the field in a whole expected state is
+#: not, and is judged on the derived value like any field the engine does keep.
+FIELD_RULES: dict[str, frozenset[str]] = {
+    "known": frozenset({"R-INFO-3"}),
+    "finished": frozenset({"R-OUT-1", "R-OUT-2", "R-OUT-3"}),
+    "emptied": frozenset({"R-OUT-2", "R-OUT-3"}),
+    "finishing_order": frozenset({"R-OUT-3", "R-END-4"}),
+    "winners": frozenset({"R-END-4", "R-TEAM-3"}),
+    "epaulettes": frozenset({"R-END-6"}),
+    "discard_order": frozenset({"R-INFO-2"}),
+    "bout_number": frozenset(),  # counted by R-BOUT-1/2, but no case is about the count itself
+    "opener": frozenset(),
+    "first_defence": frozenset(),
+    "table_by": frozenset(),
+}
+
 #: Result fields among :data:`FIELDS`, which a ``result`` step names by key.
 RESULT_FIELDS = ("finishing_order", "winners", "epaulettes")
 
@@ -72,17 +89,21 @@ def _covers(pattern: str, pointer: str) -> bool:
     return all(w in ("*", g) for w, g in zip(want, got, strict=False))
 
 
-def unkept_touched(steps: Iterable[Any], fields: frozenset[str]) -> tuple[str, ...]:
-    """``keeps <field>`` for every field in ``fields`` (not kept) that a case's steps expect:
-    an ``expect`` pointer at or inside it, a ``result`` step naming it, and, for ``known``, an
-    ``observe`` step (what a player sees of others is what they have been shown). ``steps`` are
+def unkept_touched(
+    steps: Iterable[Any], fields: frozenset[str], rules: Iterable[str] | None = None
+) -> tuple[str, ...]:
+    """``keeps <field>`` for every field in ``fields`` (not kept) that a case is about: it cites
+    one of the field's :data:`FIELD_RULES` (``rules=None``: any case) and its steps expect it:
+    an ``expect`` or ``check`` pointer at or inside it, a ``result`` step naming it, and, for
+    ``known``, an ``observe`` step (what a player sees of others is what they have been shown)
+    or a ``bout: taken`` (whose picked-up cards become known). ``steps`` are
     ``(kind, body)`` pairs or objects with ``kind`` and ``body``."""
     if not fields:
         return ()
     touched: set[str] = set()
     for step in steps:
         kind, body = step if isinstance(step, tuple) else (step.kind, step.body)
-        if kind == "expect" and isinstance(body, dict):
+        if kind in ("expect", "check") and isinstance(body, dict):
             for pointer in body:
                 touched |= {
                     name
@@ -93,6 +114,11 @@ def unkept_touched(steps: Iterable[Any], fields: frozenset[str]) -> tuple[str, .
             touched |= {name for name in RESULT_FIELDS if name in fields and name in body}
         elif kind == "observe" and "known" in fields:
             touched.add("known")
+        elif kind == "bout" and body == "taken" and "known" in fields:
+            touched.add("known")  # a take makes the picked-up cards known to all
+    if rules is not None:
+        cited = set(rules)
+        touched = {name for name in touched if FIELD_RULES[name] & cited}
     return tuple(f"keeps {name}" for name in sorted(touched))
 
 
@@ -153,6 +179,11 @@ def fill_after(prev: Any, move: Any, state: Any, fields: frozenset[str]) -> Any:
     return filled
 
 
+def _key(game: Any) -> str:
+    """A handle as a dict key (handles are JSON values: a number or a string)."""
+    return repr(game)
+
+
 class KeptFields(Engine):
     """An engine whose answers get the bookkeeping it declared it does not keep filled in.
 
@@ -164,6 +195,7 @@ class KeptFields(Engine):
         self.inner = inner
         self._hello: dict[str, Any] | ErrorResult | None = None
         self._fields: frozenset[str] | None = None
+        self._last: dict[str, Any] = {}  # game handle -> its current state, filled
 
     @property
     def fields(self) -> frozenset[str]:
@@ -197,6 +229,40 @@ class KeptFields(Engine):
 
     def observe(self, state: dict[str, Any], player: int) -> Any:
         return self.inner.observe(state, player)
+
+    # Games (spec/protocol.md section 7): the same filling, from the game's last state.
+
+    def open_game(self, ruleset: Any, players: int, **kwargs: Any) -> Any:
+        answer = self.inner.open_game(ruleset, players, **kwargs)
+        if isinstance(answer, dict) and self.fields:
+            answer = {**answer, "state": fill_fresh(answer.get("state"), self.fields)}
+            self._last[_key(answer.get("game"))] = answer["state"]
+        return answer
+
+    def game_legal_moves(self, game: Any) -> Any:
+        return self.inner.game_legal_moves(game)
+
+    def game_apply(self, game: Any, move: dict[str, Any]) -> Any:
+        answer = self.inner.game_apply(game, move)
+        prev = self._last.get(_key(game))
+        if isinstance(answer, ErrorResult) or prev is None:
+            return answer
+        filled = fill_after(prev, move, answer, self.fields)
+        self._last[_key(game)] = filled
+        return filled
+
+    def game_state(self, game: Any) -> Any:
+        answer = self.inner.game_state(game)
+        if isinstance(answer, ErrorResult) or not self.fields:
+            return answer
+        return self._last.get(_key(game), answer)  # the game stands where its last move left it
+
+    def game_observe(self, game: Any, player: int) -> Any:
+        return self.inner.game_observe(game, player)
+
+    def close_game(self, game: Any) -> Any:
+        self._last.pop(_key(game), None)
+        return self.inner.close_game(game)
 
     def close(self) -> None:
         self.inner.close()

@@ -11,7 +11,9 @@ Every engine made here is wrapped in a :class:`~conformance.engines.session.Sess
 engine whose hello claims ``sessions`` is then played through its own games (spec/protocol.md
 section 7) by every consumer, without any of them knowing, and any other engine is passed through
 untouched. ``sessions=False``, or the environment variable ``DURAK_CONFORMANCE_SESSIONS=off``,
-keeps every request stateless, to compare the two modes on one engine.
+keeps every request stateless, to compare the two modes on one engine. Inside it, a
+:class:`~conformance.engines.bookkeeping.KeptFields` fills in the bookkeeping an engine's hello
+says it does not keep (P-16 ``keeps``), and passes everything through when it says nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import importlib
 from typing import Any
 
 from conformance.engines.base import Engine, InProcessEngine
+from conformance.engines.bookkeeping import KeptFields
 from conformance.engines.process import SubprocessEngine
 from conformance.engines.session import SessionEngine, sessions_wanted
 
@@ -36,7 +39,7 @@ def make_engine(
     ``sessions``: None follows ``DURAK_CONFORMANCE_SESSIONS`` (sessions unless it says ``off``);
     False never wraps, so the engine is asked statelessly even if it keeps games.
     """
-    engine = _make(spec, process_options)
+    engine = KeptFields(_make(spec, process_options))  # inside: sessions see filled states
     wanted = sessions_wanted() if sessions is None else sessions
     return SessionEngine(engine) if wanted else engine
 

@@ -92,10 +92,10 @@ class Support:
             raise HelloError(str(exc)) from None
         return cls(parsed_players, parsed_options, **features, keeps=keeps)
 
-    def unkept(self, steps: Any) -> tuple[str, ...]:
-        """``keeps <field>`` for each bookkeeping field the engine does not keep that these case
-        steps expect (P-16): no substitution can stand in for them."""
-        return unkept_touched(steps, unkept(self.keeps))
+    def unkept(self, steps: Any, rules: Any) -> tuple[str, ...]:
+        """``keeps <field>`` for each bookkeeping field the engine does not keep that a case
+        citing ``rules`` with these steps is about (P-16): no substitution stands in for them."""
+        return unkept_touched(steps, unkept(self.keeps), rules)
 
     def declined(self, players: int, start: dict[str, Any]) -> tuple[str, ...]:
         """The protocol features a deal (``dealer``, ``previous`` of ``new_game``) needs that the

@@ -346,6 +346,7 @@ class CaseRunner:
         needs = self.support.declined(case.players, case.start)
         if not self.support.observe and any(step.kind == "observe" for step in case.steps):
             needs += ("observe",)
+        needs += self.support.unkept(case.steps, case.rules)  # P-16 keeps: fields derived
         return decide(
             options,
             case.players,
