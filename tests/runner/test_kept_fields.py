@@ -32,7 +32,7 @@ from reference_impl.specdata import spec_dir
 from .helpers import ROOT
 
 sys.path.insert(0, str(ROOT / "tests" / "runner" / "engines"))
-import forgetful_engine  # noqa: E402
+import forgetful_engine
 
 EVERY_FIELD = frozenset(FIELDS)
 PRESETS = sorted(p.stem for p in (spec_dir() / "rulesets").glob("*.yaml") if p.stem != "seeds")
