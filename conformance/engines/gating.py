@@ -35,6 +35,9 @@ class Support:
     match: bool = True
     #: the bookkeeping fields it keeps (P-16 ``keeps``); None: every one
     keeps: frozenset[str] | None = None
+    #: False when it cannot be set up from a state (P-16 ``positions``): a case that starts from
+    #: a position then runs only through the deal and moves that reach it (``reached_by``)
+    positions: bool = True
 
     #: True only for :meth:`everything`: every case applies, nothing is substituted.
     gates_nothing = False
@@ -90,7 +93,10 @@ class Support:
             keeps = parse_keeps(supports.get("keeps"))
         except ValueError as exc:
             raise HelloError(str(exc)) from None
-        return cls(parsed_players, parsed_options, **features, keeps=keeps)
+        positions = supports.get("positions", True)
+        if not isinstance(positions, bool):
+            raise HelloError(f"supports.positions must be true or false, got {positions!r}")
+        return cls(parsed_players, parsed_options, **features, keeps=keeps, positions=positions)
 
     def unkept(self, steps: Any, rules: Any) -> tuple[str, ...]:
         """``keeps <field>`` for each bookkeeping field the engine does not keep that a case

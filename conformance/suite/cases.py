@@ -170,7 +170,9 @@ class CaseRun:
                 self._refused_start()
                 return
             start = self.case.start
-            if "state" in start:
+            if "state" in start and self._by_route():
+                state = self._reach()
+            elif "state" in start:
                 state = copy.deepcopy(start["state"])
                 if isinstance(state, dict):
                     state["ruleset"] = copy.deepcopy(self.ruleset)
@@ -183,6 +185,41 @@ class CaseRun:
             return
         self.state = state
         self.start_state = canonical.normalise_state(state)
+
+    def _by_route(self) -> bool:
+        """A position is reached through its route when the engine cannot be set up from it."""
+        return bool(self.case.reached_by) and not self.runner.support.positions
+
+    def _reach(self) -> Any:
+        """The case's start, reached as a game would reach it: ``new_game`` with the route's deck
+        and dealer, then its moves (``reached_by``, checked on the reference by the suite's own
+        tests). The engine must arrive at exactly the written start."""
+        route = self.case.reached_by or {}
+        state = require(
+            self.engine.new_game(
+                self.case.ruleset, self.case.players,
+                deck=route.get("deck"), dealer=route.get("dealer"),
+            ),
+            dict, what="new_game (the route to the start)", expected="a state",
+        )
+        for index, move in enumerate(route.get("moves", ())):
+            state = require(
+                self.engine.apply(state, move), dict,
+                what=f"apply (move {index + 1} of the route to the start)", expected=move,
+            )
+        want = copy.deepcopy(self.case.start["state"])
+        want["ruleset"] = copy.deepcopy(self.ruleset)
+        want, got = canonical.normalise_state(want), canonical.normalise_state(state)
+        differ = sorted(key for key in set(want) | set(got) if want.get(key) != got.get(key))
+        if differ:
+            raise StepFailed(
+                "the deal and moves that reach the start led elsewhere, at "
+                + ", ".join(f"/{key}" for key in differ),
+                {f"/{key}": want.get(key) for key in differ},
+                {f"/{key}": got.get(key) for key in differ},
+                signature="route leads elsewhere at " + ", ".join(differ),
+            )
+        return state
 
     def _new_game(self) -> Any:
         start = self.case.start
@@ -347,6 +384,8 @@ class CaseRunner:
         if not self.support.observe and any(step.kind == "observe" for step in case.steps):
             needs += ("observe",)
         needs += self.support.unkept(case.steps, case.rules)  # P-16 keeps: fields derived
+        if not self.support.positions and "state" in case.start and not case.reached_by:
+            needs += ("positions",)  # P-16: no set-up from a state, and no route to this one
         return decide(
             options,
             case.players,
