@@ -23,8 +23,9 @@ import pytest
 from conformance.plugin.session import durak_session
 from conformance.reports.report import failure_text
 from conformance.suite.cases import CaseResult
-from conformance.suite.compile import record_case
+from conformance.suite.compile import position_case, record_case
 from conformance.suite.loader import Case, LoadProblem, load_file
+from conformance.tools.perft import load_file as load_positions_file
 from conformance.tools.record import RecordError, layout, load_record
 
 
@@ -53,6 +54,8 @@ def collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector 
         return RecordFile.from_parent(parent, path=file_path)
     if file_path.suffix not in (".yaml", ".yml"):
         return None
+    if _under(file_path, session.perft_roots):
+        return PerftFile.from_parent(parent, path=file_path)
     if _under(file_path, session.roots):
         return FixtureFile.from_parent(parent, path=file_path)
     return None
@@ -109,6 +112,19 @@ class RecordFile(CaseFile):
         name = record.get("id") or self.path.stem
         lines = layout(self.path.read_text(encoding="utf-8"))
         return [record_case(record, name=name, path=self.path, lines=lines)], []
+
+
+class PerftFile(CaseFile):
+    """One perft positions file (YAML): a case per position, counted at its ``suite_depth``."""
+
+    kind = "perft"
+
+    def load(self) -> tuple[list[Case], list[LoadProblem]]:
+        positions, problems = load_positions_file(self.path)
+        return [position_case(position) for position in positions], [
+            LoadProblem(self.path, problem.line, str(problem).removeprefix(f"{self.path}: "))
+            for problem in problems
+        ]
 
 
 class CaseFailure(Exception):

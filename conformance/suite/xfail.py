@@ -1,6 +1,7 @@
 """Expected-failure lists: the cases an engine knows it fails, and why.
 
-A list is a YAML mapping from case ID to the expected failure reason (the ``signature`` the runner
+A list is a YAML mapping from case ID (of any form: a fixture, a Gherkin scenario, a game
+record, a perft position) to the expected failure reason (the ``signature`` the runner
 prints with every failure, e.g. ``"step 2 refuse: accepted"``), or null for "fails, any reason".
 A listed reason matches when the actual signature starts with it, so ``"step 2"`` accepts any
 failure at step 2. The check is strict both ways (protobuf's conformance lists): a listed case
