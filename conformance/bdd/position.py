@@ -26,10 +26,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.bdd.cards import SUIT_NAMES
+from conformance.contract import deal as deal_mapping
 from conformance.contract.cards import canonical, deck, suit_of
+from conformance.contract.seats import HAND as HAND_SIZE
+from conformance.contract.seats import team_of
 
 DEFAULT_TRUMP_SUIT = "H"
-HAND_SIZE = 6
 
 
 class PositionError(ValueError):
@@ -123,12 +125,7 @@ class PositionSpec:
 
     @staticmethod
     def _teams(options: dict[str, Any], n: int) -> list[int | None]:
-        teams = options.get("teams", "none")
-        if teams in ("2v2", "3v3"):
-            return [seat % 2 for seat in range(n)]
-        if teams == "2v2v2":
-            return [seat % 3 for seat in range(n)]
-        return [None] * n
+        return [team_of(options.get("teams", "none"), seat) for seat in range(n)]
 
     @staticmethod
     def _free_order(cards: list[str], trump_suit: str) -> list[str]:
@@ -450,17 +447,13 @@ class _Deal:
         if self.dealt > size:
             raise PositionError(f"{n} players need {self.dealt} cards, the deck has {size}")
         self.slots: list[str | None] = [None] * size
-        self.six_at_once = options.get("deal_order") == "six_at_once"
+        self.deal_order = options.get("deal_order")
         self.no_talon = self.dealt == size
-        bottom = self.no_talon or options.get("trump_card") == "bottom"
-        self.trump_index = size - 1 if bottom else self.dealt
+        self.trump_index = deal_mapping.trump_index(size, n, options.get("trump_card"))
 
     def seat_indices(self, seat: int) -> list[int]:
         """The deck indices dealt to ``seat`` (R-DEAL-1)."""
-        offset = (seat - self.dealer - 1) % self.n
-        if self.six_at_once:
-            return [6 * offset + j for j in range(HAND_SIZE)]
-        return [j * self.n + offset for j in range(HAND_SIZE)]
+        return deal_mapping.seat_indices(seat, self.n, self.dealer, self.deal_order)
 
     def place_hand(self, seat: int, cards: list[str], trump: str | None) -> None:
         if len(cards) > HAND_SIZE:

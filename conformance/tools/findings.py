@@ -96,10 +96,6 @@ STATE_ORDER = (
 )
 
 
-def pointer_of(path: tuple) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
-
-
 def diff_paths(want: Any, got: Any, path: tuple = ()) -> list[tuple]:
     """Paths of the smallest parts of ``want`` that ``got`` does not reproduce.
 

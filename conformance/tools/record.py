@@ -22,21 +22,15 @@ from typing import Any
 from conformance.contract import canonical
 from conformance.contract.cards import deck as canonical_deck
 from conformance.contract.schemas import validator
+from conformance.contract.seats import TEAM_PLAYERS, max_players
 from conformance.engines.base import Engine, ErrorResult
 from conformance.suite import RECORDS_DIR
 
 RECORD_VERSION = 1
 
-#: Seats a team layout is played by (R-TEAM-1).
-TEAM_PLAYERS = {"2v2": 4, "3v3": 6, "2v2v2": 6}
 MOVE_ACTIONS = ("attack", "throw_in", "beat", "take", "pass", "transfer", "show_trump")
 RESULT_FIELDS = ("fool", "draw", "losing_team", "winners", "finishing_order", "epaulettes")
 MOVE_ORDER = ("player", "action", "target", "card", "cards")
-
-def max_players(deck_size: int, decks: int) -> int:
-    """R-DECK-4: 2 <= N <= min(8, cards / 6)."""
-    return min(8, deck_size * decks // 6)
-
 
 # ---------------------------------------------------------------------------------- reading
 

@@ -20,7 +20,6 @@ from conformance.tools.findings import (
     Finding,
     diff_paths,
     fixture_case,
-    pointer_of,
     pointer_rules,
     write_fixture,
 )
@@ -42,7 +41,7 @@ def test_diff_paths_name_the_smallest_differing_parts():
     got["talon"] = ["9H"]
     got["table"].append({"attack": "7H", "defence": None})
     assert diff_paths(want, got) == [("players", 1, "known"), ("table",), ("talon",)]
-    assert pointer_of(("players", 1, "known")) == "/players/1/known"
+    assert canonical.pointer(("players", 1, "known")) == "/players/1/known"
     del got["result"]
     assert ("result",) in diff_paths(want, got)  # missing in got: named, expect fails on it
     extra = {**want, "secret": 1}

@@ -29,7 +29,6 @@ from conformance.tools.findings import (
     MATCH_POINTER_RULES,
     Finding,
     diff_paths,
-    pointer_of,
     pointer_rules,
     refusal_rules,
     state_rules,
@@ -59,7 +58,7 @@ def compare_deal(plan: GamePlan, ref_state: dict[str, Any], cand_state: Any) -> 
             return None
         paths = diff_paths(ref_norm, cand_norm)
         shapes = sorted({_shape(p) for p in paths})
-        summary = "the dealt states differ at " + ", ".join(pointer_of(p) for p in paths[:8])
+        summary = "the dealt states differ at " + ", ".join(canonical.pointer(p) for p in paths[:8])
         signature = "deal: " + ",".join(shapes)
     else:
         paths = [("trump",), ("bout", "attacker"), ("bout", "defender")]
@@ -75,7 +74,7 @@ def compare_deal(plan: GamePlan, ref_state: dict[str, Any], cand_state: Any) -> 
         signature=signature,
         summary=summary,
         start=start,
-        steps=[{"expect": {pointer_of(p): value_at(ref_norm, p) for p in paths}}],
+        steps=[{"expect": {canonical.pointer(p): value_at(ref_norm, p) for p in paths}}],
         rules=["R-DEAL-1"] + [r for r in pointer_rules(paths, table) if r != "R-DEAL-1"],
         reference_answer=ref_norm,
         candidate_answer=_shown(cand_state),
@@ -200,8 +199,8 @@ def compare_next(
     if canonical.dumps(ref_norm) == canonical.dumps(cand_norm):
         return None
     paths = diff_paths(ref_norm, cand_norm)
-    expect = {pointer_of(p): value_at(ref_norm, p) for p in paths}
-    got = {pointer_of(p): _value_or_missing(cand_norm, p) for p in paths}
+    expect = {canonical.pointer(p): value_at(ref_norm, p) for p in paths}
+    got = {canonical.pointer(p): _value_or_missing(cand_norm, p) for p in paths}
     shapes = sorted({_shape(p) for p in paths})
     invariants = sorted({problem.rule for problem in state_problems(cand_next)})
     broken = state_rules(at.state, ref_norm, cand_next, paths)
@@ -291,11 +290,11 @@ def _note(text: str) -> str:
 
 
 def _shape(path: tuple) -> str:
-    return pointer_of(tuple("*" if isinstance(p, int) else p for p in path))
+    return canonical.pointer(tuple("*" if isinstance(p, int) else p for p in path))
 
 
 def _value_or_missing(document: Any, path: tuple) -> Any:
-    value, _ = canonical.resolve(document, pointer_of(path))
+    value, _ = canonical.resolve(document, canonical.pointer(path))
     return repr(value) if value is canonical.MISSING else value
 
 

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from conformance.contract.cards import deck as canonical_deck
+from conformance.contract.seats import TEAM_PLAYERS, max_players, team_of
 from conformance.suite.applicability import substitute
-from conformance.tools.record import TEAM_PLAYERS, max_players
 
 DEFAULT_GAMES = 100
 DEFAULT_PROBES = 2
@@ -232,7 +232,7 @@ def _previous(rng: random.Random, players: int, teams: str) -> dict[str, Any]:
         order = seats
     else:
         fool = seats.pop()
-        team = None if teams == "none" else (fool % 3 if teams == "2v2v2" else fool % 2)
+        team = team_of(teams, fool)
         result = {"fool": fool, "draw": False, "losing_team": team}
         order = seats
     result.update(winners=[], finishing_order=order, epaulettes=None)

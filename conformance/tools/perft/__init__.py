@@ -29,8 +29,6 @@ from conformance.tools.perft.command import add_cli_arguments, run_cli
 from conformance.tools.perft.count import (
     DivideEntry,
     PerftError,
-    canonical,
-    canonical_move,
     divide,
     perft,
 )
@@ -50,8 +48,6 @@ __all__ = [
     "PositionResult",
     "PositionsError",
     "add_cli_arguments",
-    "canonical",
-    "canonical_move",
     "descend",
     "divide",
     "format_results",

@@ -16,10 +16,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from conformance.contract import canonical as canonical_text
+from conformance.contract.canonical import canonical_move
 from conformance.engines.base import Engine, ErrorResult, InProcessEngine
 from conformance.engines.gating import Support
 from conformance.suite.applicability import Applicability, decide, substitute
-from conformance.tools.perft.count import PerftError, canonical_move, divide, perft
+from conformance.tools.perft.count import PerftError, divide, perft
 from conformance.tools.perft.positions import PerftPosition, load_positions, start_state
 
 
@@ -77,7 +78,6 @@ def descend(engine: Engine, reference: Engine, state: dict[str, Any], depth: int
     from conformance.tools.findings import (
         ACTION_RULES,
         diff_paths,
-        pointer_of,
         refusal_rules,
         state_rules,
     )
@@ -107,7 +107,7 @@ def descend(engine: Engine, reference: Engine, state: dict[str, Any], depth: int
             got_n = canonical_text.normalise_state(got) if isinstance(got, dict) else got
             paths = diff_paths(want_n, got_n)
             if paths:
-                pointers = [pointer_of(p) for p in paths]
+                pointers = [canonical_text.pointer(p) for p in paths]
                 rules = state_rules(state, want_n, got_n, paths)
                 return Descent([*path, move], state_pointers=pointers, rules=rules)
         path.append(move)

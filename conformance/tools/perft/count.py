@@ -23,19 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.contract import canonical as canonical_text
+from conformance.contract.canonical import canonical_move
 from conformance.engines.base import Engine, ErrorResult
-
-
-def canonical(value: Any) -> str:
-    """Canonical JSON (keys sorted, compact): how moves and states are compared and keyed."""
-    return canonical_text.dumps(value)
-
-
-def canonical_move(move: dict[str, Any]) -> str:
-    """A move's identity, as everywhere in the runner
-    (:func:`conformance.contract.canonical.canonical_move`: its ``cards`` sorted in the contract's
-    card order, keys sorted)."""
-    return canonical_text.canonical_move(move)
 
 
 class PerftError(Exception):

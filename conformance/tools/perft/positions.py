@@ -20,9 +20,9 @@ from typing import Any
 
 import yaml
 
+from conformance.contract.canonical import canonical_move
 from conformance.engines.base import Engine, ErrorResult
 from conformance.suite import POSITIONS_DIR
-from conformance.tools.perft.count import canonical_move
 
 
 class PositionsError(ValueError):
