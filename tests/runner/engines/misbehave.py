@@ -55,6 +55,10 @@ def main() -> int:
             sys.stderr.flush()
             return 3
         answer = handle_line(engine, raw)
+        if op == "hello" and isinstance(answer.get("supports"), dict):
+            # stateless on purpose: its faults are planted on legal_moves and apply, which the
+            # runner would never send to an engine that keeps games (sessions, P-33..)
+            answer["supports"].pop("sessions", None)
         if mode == "classic" and op == "hello":
             answer["supports"] = {"players": {"36": [2, 3, 4, 5, 6]}, "options": {}}
         if mode == "lie" and op == "hello":
