@@ -36,7 +36,7 @@ from typing import Any
 
 from conformance.contract.canonical import sort_cards
 from conformance.contract.cards import LOWEST_RANK
-from conformance.contract.seats import team_of
+from conformance.contract.seats import TEAM_PLAYERS, team_of
 
 
 def _team(options: dict, seat: int) -> int | None:
@@ -204,7 +204,7 @@ def winners(options: dict, finished: list, fool: int | None, losing_team: int | 
                 if p != fool and (_team(options, p) is None or _team(options, p) != losing_team)]
     if options.get("teams", "none") == "none":
         return [p for p in finished if p != fool][:1]
-    n = {"2v2": 4, "3v3": 6, "2v2v2": 6}[options["teams"]]
+    n = TEAM_PLAYERS[options["teams"]]
     for i, p in enumerate(finished):  # the first team whose last member went out
         t, done = _team(options, p), finished[: i + 1]
         if t != losing_team and all(_team(options, q) != t or q in done for q in range(n)):
