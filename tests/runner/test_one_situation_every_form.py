@@ -1,16 +1,23 @@
-"""One situation written as a YAML fixture and as a Gherkin scenario runs through the one runner
-(CaseRunner) with the same outcome, the same failing step and the same signature, on the
-reference engine and on a wrong engine: there is one judge, whatever the form of the case."""
+"""One situation written as a YAML fixture, as a Gherkin scenario and as a game record runs through
+the one runner (CaseRunner) with the same outcome, the same failing step and the same signature,
+on the reference engine and on a wrong engine: there is one judge, whatever the form of the case.
+(A fuzz finding is written as a YAML fixture; a perft position compiles to a case with a perft
+step, judged by the same runner: tests/runner/test_perft_step.py.)"""
 
 from __future__ import annotations
 
+import json
+
 from conformance.bdd.compiler import compile_scenario
 from conformance.bdd.model import read_feature
+from conformance.bdd.phrases import describe
 from conformance.contract.cards import deck
 from conformance.engines.base import ErrorResult, InProcessEngine
 from conformance.engines.gating import Support
 from conformance.suite.cases import CaseRunner
+from conformance.suite.compile import record_case
 from conformance.suite.loader import load_file
+from conformance.tools.record import play_game, random_chooser
 
 FEATURE = """\
 Feature: One situation
@@ -81,3 +88,47 @@ def test_both_forms_fail_alike_on_a_wrong_engine(tmp_path):
     outcome, step, signature, _message = next(iter(verdicts))
     assert outcome == "failed" and ("index", "3") in step, verdicts
     assert signature == "step 3 move: refused illegal_move R-PLAY-1"
+
+
+def _whole_game_forms(tmp_path):
+    """A whole game of the reference engine (as the suite's records are made), written three ways."""
+    record = None
+    for seed in range(1, 20):
+        record = play_game(InProcessEngine(), "podkidnoy", 2, {"seed": seed}, random_chooser(seed))
+        if record["result"] and record["result"]["fool"] is not None:
+            break
+    moves, result = record["moves"], record["result"]
+    rows = "\n".join(
+        f"      | player {m['player']} | {describe(m).split(' ', 2)[2]} |" for m in moves
+    )
+    feature = (
+        "Feature: One game\n  Scenario: A whole game from its seed\n"
+        "    Given a 2-player podkidnoy game\n"
+        f"    And the deck is shuffled with seed {record['deal']['seed']}\n"
+        f"    When the players play:\n{rows}\n"
+        f"    Then player {result['fool']} is the fool\n"
+    )
+    steps = "\n".join(f"      - move: {json.dumps(m)}" for m in moves)
+    fixture = (
+        "cases:\n  - id: one-game\n    description: A whole game from its seed\n"
+        "    rules: [R-END-2]\n    ruleset: podkidnoy\n    players: 2\n"
+        f"    start: {json.dumps(record['deal'])}\n    steps:\n{steps}\n"
+        f"      - result: {json.dumps({'fool': result['fool']})}\n"
+    )
+    (tmp_path / "game.feature").write_text(feature)
+    (tmp_path / "game.yaml").write_text(fixture)
+    scenario = read_feature(tmp_path / "game.feature").scenarios[0]
+    return (
+        compile_scenario(scenario),
+        load_file(tmp_path / "game.yaml")[0][0],
+        record_case(record, name="one-game"),
+    )
+
+
+def test_a_whole_game_as_fixture_scenario_and_record_gets_one_verdict(tmp_path):
+    cases = _whole_game_forms(tmp_path)
+    for engine, outcome in ((InProcessEngine(), "passed"), (NoPass(), "failed")):
+        runner = CaseRunner(engine, Support.from_hello(engine.hello()))
+        verdicts = {_verdict(runner.run(case)) for case in cases}
+        assert len(verdicts) == 1, verdicts
+        assert next(iter(verdicts))[0] == outcome
