@@ -131,6 +131,8 @@ class Support:
         None when it is inside. ``count=False`` leaves the player count out (the deck must still
         be claimed): for a case showing that the rules forbid that count, which no honest hello
         lists, so gating on it would skip the case on every engine."""
+        if self.gates_nothing:
+            return None
         reasons = []
         key = deck_key(options.get("deck_size", 36), options.get("decks", 1))
         if key not in self.players:
@@ -148,14 +150,6 @@ class Support:
 
 
 class _Everything(Support):
-    gates_nothing = True
+    """The claim of :meth:`Support.everything`: every case is inside it."""
 
-    def unsupported(
-        self,
-        options: dict[str, Any],
-        players: int,
-        defaults: dict[str, Any],
-        *,
-        count: bool = True,
-    ):
-        return None
+    gates_nothing = True
