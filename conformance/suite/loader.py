@@ -58,6 +58,9 @@ class Case:
     line: int = 0
     #: ``{"code", "rule"?}`` when new_game must refuse the start (the case then has no steps).
     start_refused: dict[str, Any] | None = None
+    #: ``{"deck", "dealer", "moves"}`` that reach ``start.state`` from new_game, for engines that
+    #: play in game sessions and cannot be set up from a position (conformance.tools.reach).
+    reached_by: dict[str, Any] | None = None
 
     @property
     def location(self) -> str:
@@ -279,6 +282,7 @@ def _case_from(raw: Any, document: Any, base: list[Any], path: Path) -> Case | L
         path=path,
         line=line,
         start_refused=plain(raw["start_refused"]) if "start_refused" in raw else None,
+        reached_by=plain(raw["reached_by"]) if "reached_by" in raw else None,
     )
 
 
