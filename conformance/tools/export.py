@@ -4,16 +4,21 @@ The JSON Schema Test Suite's model: the cases are data, and a runner written in 
 or anything else reads them without this package. One JSON document holds every fixture case
 (each a case of ``spec/schema/fixture.schema.json``, plus where it comes from and its resolved
 ruleset, so a runner need not resolve presets itself), every perft position
-(``spec/perft.md``) and every packaged game record (``spec/schema/record.schema.json``).
+(``spec/perft.md``), every packaged game record (``spec/schema/record.schema.json``) and every
+Gherkin scenario, compiled (without an engine, by :mod:`conformance.bdd.compiler`) into a case of
+the fixture schema whose steps carry their sentence as ``note``. The expected answers are the
+cases' own, worked from the rules.
 
-The Gherkin scenarios are not in it yet: their steps are sentences, run by the step definitions of
-``conformance.bdd``, not data. The expected answers are the cases' own, worked from the rules.
+A scenario's name is a sentence, so its exported ``id`` is a slug of the feature file's stem and
+the scenario's label (:func:`portable_id`); ``name`` keeps the label the runner reports it by.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,16 +29,31 @@ from conformance.suite.loader import Case, load_paths
 from conformance.tools.perft import load_positions
 from conformance.tools.record import RECORDS_DIR, load_record
 
-#: Bumped when the export's shape changes (not when cases are added).
-EXPORT_VERSION = 1
+#: Bumped when the export's shape changes (not when cases are added): 2 added ``scenarios``.
+EXPORT_VERSION = 2
+
+#: The fixture schema's bound on a case ID.
+ID_LENGTH = 80
 
 
-def case_data(case: Case, root: Path) -> dict[str, Any]:
-    """One fixture case as the fixture schema writes it, with its source and resolved ruleset."""
+def portable_id(name: str) -> str:
+    """A case ID of the fixture schema's form (lower-case words joined by "-", at most 80
+    characters) for a scenario named ``name``; a long name keeps its first words and a short hash
+    of the whole, so the ID is stable while the name is and two names never share one."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "scenario"
+    if len(slug) <= ID_LENGTH:
+        return slug
+    digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
+    return slug[: ID_LENGTH - len(digest) - 1].rstrip("-") + "-" + digest
+
+
+def case_data(case: Case, root: Path, case_id: str | None = None) -> dict[str, Any]:
+    """One case as the fixture schema writes it (under ``case_id`` when given), with its source
+    and resolved ruleset."""
     from reference_impl.rulesets import resolve_ruleset
 
     data: dict[str, Any] = {
-        "id": case.id,
+        "id": case_id or case.id,
         "description": case.description,
         "rules": list(case.rules),
         "ruleset": case.ruleset,
@@ -58,6 +78,31 @@ def _relative(path: Path, root: Path) -> str:
         return path.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+def scenario_data(root: Path) -> list[dict[str, Any]]:
+    """Every Gherkin scenario (each Examples row its own) as an exported case; ``name`` is the
+    label the runner, its reports and the expected-failure lists use."""
+    from conformance.bdd.compiler import CompileError, compile_scenario
+    from conformance.bdd.model import read_features
+
+    entries, problems, seen = [], [], {}
+    for feature in read_features():
+        problems.extend(str(problem) for problem in feature.problems)
+        for scenario in feature.scenarios:
+            try:
+                case = compile_scenario(scenario)
+            except CompileError as exc:
+                problems.append(f"{scenario.where}: {exc}")
+                continue
+            case_id = portable_id(case.id)
+            if case_id in seen:
+                problems.append(f"{scenario.where}: its ID {case_id} is also {seen[case_id]}'s")
+            seen[case_id] = case.id
+            entries.append({**case_data(case, root, case_id), "name": case.id})
+    if problems:
+        raise ValueError("broken scenarios cannot be exported: " + "; ".join(problems))
+    return entries
 
 
 def export_suite() -> dict[str, Any]:
@@ -88,9 +133,10 @@ def export_suite() -> dict[str, Any]:
         "fixtures": [case_data(case, root) for case in cases],
         "perft": positions,
         "records": records,
-        "not_exported": "the Gherkin scenarios of features/ (steps are sentences, not data)",
+        "scenarios": scenario_data(root),
         "schemas": {
             "fixtures[].case": "spec/schema/fixture.schema.json ($defs/case)",
+            "scenarios[].case": "spec/schema/fixture.schema.json ($defs/case)",
             "records[].record": "spec/schema/record.schema.json",
             "perft[]": f"spec/perft.md ({_relative(POSITIONS_DIR, root)})",
         },
@@ -112,8 +158,9 @@ def run_cli(args: argparse.Namespace, out: Any = None) -> int:
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(
-            f"exported {len(document['fixtures'])} fixture cases, {len(document['perft'])} perft "
-            f"positions, {len(document['records'])} records to {args.out}",
+            f"exported {len(document['fixtures'])} fixture cases, {len(document['scenarios'])} "
+            f"scenarios, {len(document['perft'])} perft positions, {len(document['records'])} "
+            f"records to {args.out}",
             file=out or sys.stdout,
         )
     else:

@@ -1,7 +1,7 @@
 """durak-conformance export writes the suite as data: every fixture case is a valid case of
 spec/schema/fixture.schema.json with its resolved ruleset and source, every record a valid
-record, every perft position with its counts, so a runner in another language needs nothing of
-this package."""
+record, every perft position with its counts and every Gherkin scenario compiled to a valid case
+under a portable ID, so a runner in another language needs nothing of this package."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import json
 from conformance.cli import main
 from conformance.contract.schemas import validator
 from conformance.suite.loader import load_paths
-from conformance.tools.export import FIXTURES
+from conformance.bdd.model import scenarios
+from conformance.tools.export import FIXTURES, portable_id
 
 from .helpers import ROOT
 
@@ -20,7 +21,7 @@ def test_export_holds_the_whole_data_suite_valid_under_the_schemas(tmp_path, cap
     assert main(["export", "--out", str(out)]) == 0
     assert "fixture cases" in capsys.readouterr().out
     document = json.loads(out.read_text(encoding="utf-8"))
-    assert document["version"] == 1
+    assert document["version"] == 2
     cases, _ = load_paths([FIXTURES])
     exported = document["fixtures"]
     assert [entry["case"]["id"] for entry in exported] == [case.id for case in cases]
@@ -34,3 +35,24 @@ def test_export_holds_the_whole_data_suite_valid_under_the_schemas(tmp_path, cap
         record.validate(entry["record"])
     assert document["records"] and document["perft"]
     assert all(p["perft"] and p["start"] for p in document["perft"])
+
+    compiled = document["scenarios"]
+    assert [entry["name"] for entry in compiled] == [
+        f"{s.path.stem}: {s.label}" for s in scenarios()
+    ]
+    assert len({entry["case"]["id"] for entry in compiled}) == len(compiled)
+    for entry in compiled:
+        fixture.validate(entry["case"])
+        assert entry["source"].startswith("features/")
+        steps = entry["case"].get("steps", [])
+        assert all(step.get("note") for step in steps), entry["name"]
+
+
+def test_a_portable_id_is_a_fixture_id_stable_and_distinct():
+    assert portable_id("beat: A low card is refused [beat_order=any]") == (
+        "beat-a-low-card-is-refused-beat-order-any"
+    )
+    long_a, long_b = "attack: " + "word " * 30 + "one", "attack: " + "word " * 30 + "two"
+    ids = {portable_id(long_a), portable_id(long_b)}
+    assert len(ids) == 2 and all(len(i) <= 80 and i == i.strip("-") for i in ids)
+    assert portable_id(long_a) == portable_id(long_a)
