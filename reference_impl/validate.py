@@ -86,10 +86,10 @@ def _is_int(v) -> bool:
 
 def _obj(v, keys, pointer: str, optional=()) -> None:
     if not isinstance(v, dict):
-        raise _Shape(pointer or "/", "must be an object")
+        raise _Shape(pointer, "must be an object")
     for k in keys:
         if k not in v:
-            raise _Shape(pointer or "/", f"{k!r} is a required property")
+            raise _Shape(pointer, f"{k!r} is a required property")
     for k in v:
         if k not in keys and k not in optional:
             raise _Shape(_ptr_join(pointer, k), f"unexpected property {k!r}")

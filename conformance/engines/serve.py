@@ -6,15 +6,26 @@ exercises the protocol end to end with a known-good engine. Nothing but answers 
 The game operations (spec/protocol.md section 7) go to the engine's game methods: the reference
 engine keeps its games in a dict (``InProcessEngine``), so the runner's sessions are tested on it
 through a real process too.
+
+Whatever arrives, every line gets exactly one answer line that is valid JSON (P-12, P-27): a blank
+line, a line over :data:`MAX_REQUEST_BYTES`, text nested past the nesting limit, NaN or Infinity
+are all ``bad_request`` with ``"id": null``; answers are written with ASCII escapes, so a lone
+surrogate echoed from a request (``"\\ud800"`` is valid JSON) stays writable.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from typing import Any, BinaryIO
 
+from conformance.contract.bounded_json import loads
 from conformance.engines.base import Engine, ErrorResult
+
+#: The longest request line read, in bytes, newline excluded (spec/protocol.md P-6). Longer lines
+#: are answered bad_request and skipped without being held in memory whole.
+MAX_REQUEST_BYTES = 8 * 1024 * 1024
 
 
 def _bad(message: str, pointer: str | None = None) -> ErrorResult:
@@ -84,14 +95,31 @@ def dispatch(engine: Engine, request: dict[str, Any]) -> Any:
     return {} if field is None else {field: answer}
 
 
+def _refused(message: str) -> dict[str, Any]:
+    """The answer to a line whose request could not be read: bad_request, id null (P-12)."""
+    return {"id": None, "ok": False, "error": _bad(message).to_json()}
+
+
+def _too_long(size: int) -> dict[str, Any]:
+    return _refused(
+        f"the request line is longer than {MAX_REQUEST_BYTES} bytes ({size} bytes); "
+        "send a smaller request"
+    )
+
+
 def handle_line(engine: Engine, line: bytes | str) -> dict[str, Any]:
     """The answer object for one request line; never raises."""
+    if not line.strip():
+        return _refused("a blank line is not a request; send one JSON object per line")
+    size = len(line) - (line[-1:] in ("\n", b"\n"))
+    if size > MAX_REQUEST_BYTES:
+        return _too_long(size)
     try:
-        request = json.loads(line)
-    except (ValueError, UnicodeDecodeError) as exc:
-        return {"id": None, "ok": False, "error": _bad(f"the line is not JSON: {exc}").to_json()}
+        request = loads(line)
+    except ValueError as exc:  # UnicodeDecodeError and too deep nesting included
+        return _refused(f"the line is not JSON: {exc}")
     if not isinstance(request, dict):
-        return {"id": None, "ok": False, "error": _bad("a request is a JSON object").to_json()}
+        return _refused("a request is a JSON object")
     ident = request.get("id")
     try:
         answer = dispatch(engine, request)
@@ -104,15 +132,41 @@ def handle_line(engine: Engine, line: bytes | str) -> dict[str, Any]:
     return {"id": ident, "ok": True, **answer}
 
 
+def encode_answer(answer: dict[str, Any]) -> bytes:
+    """One answer line: compact JSON with ASCII escapes, so any string an engine or a request
+    carries (a lone surrogate included) is written as valid JSON. An answer that cannot be JSON
+    at all (a NaN the engine computed) becomes an internal_error answer, never an exception."""
+    try:
+        text = json.dumps(answer, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        error = ErrorResult("internal_error", f"the answer is not JSON: {exc}").to_json()
+        error.pop("diagnostics", None)
+        ident = answer.get("id")
+        ident = ident if isinstance(ident, (str, int)) else None
+        text = json.dumps({"id": ident, "ok": False, "error": error}, separators=(",", ":"))
+    return text.encode("ascii") + b"\n"
+
+
+def _lines(stdin: BinaryIO) -> Iterator[bytes | int]:
+    """Each request line, or the size read of a line too long to hold (the rest of it is read
+    and dropped in pieces, so an endless line costs no more memory than the limit)."""
+    while line := stdin.readline(MAX_REQUEST_BYTES + 1):
+        if len(line) <= MAX_REQUEST_BYTES or line.endswith(b"\n"):
+            yield line
+            continue
+        size = len(line)
+        while (rest := stdin.readline(1 << 20)) and not rest.endswith(b"\n"):
+            size += len(rest)
+        yield size + len(rest)
+
+
 def serve(engine: Engine, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
     """Answer requests until end of input; returns the exit status (0)."""
     stdin = stdin if stdin is not None else sys.stdin.buffer
     stdout = stdout if stdout is not None else sys.stdout.buffer
     write, flush = stdout.write, stdout.flush
-    for line in stdin:
-        if not line.strip():
-            continue
-        answer = handle_line(engine, line)
-        write(json.dumps(answer, separators=(",", ":"), ensure_ascii=False).encode() + b"\n")
+    for line in _lines(stdin):
+        answer = _too_long(line) if isinstance(line, int) else handle_line(engine, line)
+        write(encode_answer(answer))
         flush()
     return 0

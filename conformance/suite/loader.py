@@ -164,8 +164,14 @@ def _schema_problems(
             if extra:
                 where = where + [extra[0]]
             message = f"{message} (check the spelling; see spec/schema/fixture.schema.json)"
-        out.append((line_of(document, where), f"{pointer(where) or '/'}: {message}"))
+        out.append((line_of(document, where), _at(where, message)))
     return out
+
+
+def _at(where: list[Any], message: str) -> str:
+    """``message`` behind the pointer of the place it is about; the whole value's pointer is ""
+    (RFC 6901), so a message about the whole case or step has no prefix."""
+    return f"{pointer(where)}: {message}" if where else message
 
 
 def _conditional_message(error: Any) -> str | None:
@@ -239,7 +245,7 @@ def step_problems(data: Any) -> list[str]:
     if len(kinds) != 1:
         return [f"a step holds exactly one of {', '.join(STEP_KINDS)}; found {kinds or 'none'}"]
     errors = _validator(f"step_{kinds[0]}").iter_errors(data)
-    return [f"{pointer(list(e.absolute_path)) or '/'}: {e.message}" for e in errors]
+    return [_at(list(e.absolute_path), e.message) for e in errors]
 
 
 def _case_from(raw: Any, document: Any, base: list[Any], path: Path) -> Case | LoadProblem:

@@ -117,7 +117,7 @@ def check_record(record: Any, path: Path | str | None = None) -> list[RecordErro
         validator("record").iter_errors(record), key=lambda e: list(map(str, e.absolute_path))
     ):
         where, message = _refined(error, record)
-        pointer = canonical.pointer(where) or "/"
+        pointer = canonical.pointer(where)  # "" is the whole record (RFC 6901)
         if pointer in seen:
             continue
         seen.add(pointer)

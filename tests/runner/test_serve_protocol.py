@@ -83,9 +83,12 @@ def test_bad_requests_are_answered_not_fatal(engine, line, ident, words):
     assert words in answer["error"]["message"]
 
 
-def test_serve_loop_answers_line_by_line_and_skips_blank_lines(engine):
+def test_serve_loop_answers_every_line_a_blank_one_with_bad_request(engine):
+    """P-12: a blank line is not a JSON object, so it is answered bad_request with id null."""
     stdin = io.BytesIO(b'{"id": 1, "op": "hello"}\n\n{"id": 2, "op": "nope"}\n')
     stdout = io.BytesIO()
     assert serve(engine, stdin, stdout) == 0
     answers = [json.loads(line) for line in stdout.getvalue().splitlines()]
-    assert [a["id"] for a in answers] == [1, 2] and [a["ok"] for a in answers] == [True, False]
+    assert [a["id"] for a in answers] == [1, None, 2]
+    assert [a["ok"] for a in answers] == [True, False, False]
+    assert answers[1]["error"]["code"] == "bad_request" and "blank" in answers[1]["error"]["message"]
