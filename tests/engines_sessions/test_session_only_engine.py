@@ -1,7 +1,8 @@
 """An engine that can only play its own games (engines/session_only.py: the kit's toy engine with
 no ``setup`` and no remembered positions, hello ``positions: false``) runs, in sessions, every
-fixture case that starts from a deal; the cases that start from a position are left to the
-engines that are set up from states, reported unsupported, not failed."""
+fixture case that starts from a deal, and each case that starts from a position through its
+route (``reached_by``); the position cases without one are left to the engines that are set up
+from states, reported unsupported, not failed."""
 
 from __future__ import annotations
 
@@ -43,8 +44,17 @@ def test_every_case_dealt_in_the_case_passes_in_sessions(results):
 
 def test_every_case_that_starts_from_a_position_is_left_unsupported(results):
     out, stats = results
-    positioned = {k: r for k, (c, r) in out.items() if from_position(c.start)}
+    positioned = {k: r for k, (c, r) in out.items() if from_position(c.start) and not c.reached_by}
     assert positioned
     assert {r.outcome for r in positioned.values()} == {"unsupported"}
     assert all(POSITIONS_BLOCKER in r.to_json()["blockers"] for r in positioned.values())
     assert stats.counts["unreached"] == 0  # the gate never sent the engine a state it lacks
+
+
+def test_a_position_case_with_a_route_passes_through_it(results):
+    """A route (``reached_by``) is a deal and moves: the session engine plays them, and the
+    case then runs from the position reached."""
+    out, _ = results
+    routed = {k: r for k, (c, r) in out.items() if from_position(c.start) and c.reached_by}
+    assert routed
+    assert {k: r.message for k, r in routed.items() if r.outcome != "passed"} == {}
