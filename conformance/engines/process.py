@@ -10,7 +10,9 @@ remaining cases are reported *not run* and a dead engine costs seconds, not hour
 
 No threads: reads and writes go through one ``selectors`` loop with a deadline, on non-blocking
 pipes, which also keeps draining stderr so a chatty engine cannot block on a full pipe. Every child
-is waited for, so none is left a zombie.
+is waited for, so none is left a zombie, and so are its descendants, even those that left its
+process group (:mod:`conformance.engines.reaping`). An answer is read with its nesting bounded
+(:mod:`conformance.contract.bounded_json`): however deep an engine nests it, it is a fault.
 """
 
 from __future__ import annotations
@@ -23,8 +25,11 @@ import shlex
 import signal
 import subprocess
 import time
+import uuid
 from typing import Any
 
+from conformance.contract.bounded_json import TooDeep, loads
+from conformance.engines import reaping
 from conformance.engines.base import Engine, ErrorResult, new_game_request
 
 DEFAULT_TIMEOUT = 10.0
@@ -32,6 +37,8 @@ DEFAULT_MAX_LINE = 1 << 20
 DEFAULT_MAX_CONSECUTIVE_FAULTS = 5
 DEFAULT_MAX_FAULTS = 50
 STDERR_TAIL = 4096
+#: seconds between two looks at the engine's descendants while it runs (a /proc walk each)
+DESCENDANTS_EVERY = 0.5
 
 _HANDLE = (str, int)  # a game's handle (P-34): a string or an integer, never a boolean
 
@@ -97,6 +104,11 @@ class SubprocessEngine(Engine):
         self._stdout = bytearray()
         self._stderr = bytearray()
         self._stdout_eof = False
+        #: pid -> start time of every descendant of the child seen so far (killed with it)
+        self._descendants: dict[int, int] = {}
+        self._descendants_seen = 0.0
+        #: the mark (reaping.MARK) in the environment of this engine's processes
+        self._token = uuid.uuid4().hex
         self._next_id = 0
         self.starts = 0
         self.requests = 0
@@ -185,8 +197,18 @@ class SubprocessEngine(Engine):
             return refusal.error
         except _Fault as fault:
             return self._record_fault(fault, request, time.monotonic() - began)
+        finally:
+            if time.monotonic() - self._descendants_seen > DESCENDANTS_EVERY:
+                self._note_descendants()
         self.consecutive_faults = 0
         return answer
+
+    def _note_descendants(self) -> None:
+        """Remember the child's descendants now: one may outlive its parent and be handed to
+        this process (the subreaper) before the child is stopped."""
+        self._descendants_seen = time.monotonic()
+        if self._proc is not None and self._proc.returncode is None:  # its pid is still its own
+            self._descendants.update(reaping.descendants(self._proc.pid))
 
     def _record_fault(self, fault: _Fault, request: dict[str, Any], elapsed: float) -> ErrorResult:
         diagnostics: dict[str, Any] = {
@@ -225,12 +247,16 @@ class SubprocessEngine(Engine):
     def _check_answer(self, raw: bytes, request: dict[str, Any]) -> dict[str, Any]:
         shown = raw[:300].decode("utf-8", "replace")
         try:
-            answer = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
+            answer = loads(raw)
+        except ValueError as exc:  # not UTF-8, not JSON, NaN, or nested past the limit
+            hint = (
+                "nest the answer less deeply"
+                if isinstance(exc, TooDeep)
+                else "stdout must carry only protocol lines, log to stderr"
+            )
             raise _Fault(
                 "protocol_error",
-                f"the answer is not JSON ({exc}); stdout must carry only protocol lines, "
-                "log to stderr",
+                f"the answer is not JSON ({exc}); {hint}",
                 restart=True,
                 received=shown,
             ) from None
@@ -297,6 +323,7 @@ class SubprocessEngine(Engine):
                 return
         if self._proc is not None:
             self._stop_child()
+        reaping.become_subreaper()  # orphans of the engine's tree come to the runner, not init
         try:
             self._proc = subprocess.Popen(
                 self.argv,
@@ -304,7 +331,7 @@ class SubprocessEngine(Engine):
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 cwd=self.cwd,
-                env=self.env,
+                env={**(os.environ if self.env is None else self.env), reaping.MARK: self._token},
                 start_new_session=True,  # its own process group, killed as a whole
             )
         except OSError as exc:
@@ -470,6 +497,7 @@ class SubprocessEngine(Engine):
         if proc is None:
             return {}
         info: dict[str, Any] = {}
+        self._note_descendants()  # before it can exit and leave them to the subreaper
         try:
             if proc.stdin:
                 try:
@@ -496,6 +524,10 @@ class SubprocessEngine(Engine):
         except subprocess.TimeoutExpired:
             info["exit_status"] = None
         finally:
+            left = reaping.kill_all({**self._descendants, **reaping.adopted(self._token)})
+            self._descendants.clear()
+            if left:
+                info["descendants_left"] = left
             if self._selector is not None:
                 self._selector.close()
                 self._selector = None
