@@ -49,7 +49,7 @@ ACTIONS = {
     "show_trump": {"card"},
 }
 CASE_FIELDS_REQUIRED = ("id", "description", "rules", "ruleset", "players", "start", "steps")
-CASE_FIELDS_ALLOWED = set(CASE_FIELDS_REQUIRED) | {"options", "start_refused"}
+CASE_FIELDS_ALLOWED = set(CASE_FIELDS_REQUIRED) | {"options", "start_refused", "reached_by"}
 _LEGAL_KINDS = ("legal", "legal_includes", "legal_excludes")
 
 
