@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conformance.bdd.model import scenario_case_id
 from conformance.bdd.position import PositionError, PositionSpec, option_value
 from conformance.bdd.support import resolve
 from conformance.suite.kinds import step_kinds
@@ -158,7 +159,7 @@ class Compiler(ScenarioBuilder):
             raise CompileError("a game that cannot be set up has no further When or Then steps")
         path = Path(scenario.path)
         return Case(
-            id=f"{path.stem}: {scenario.label}" if scenario.label else path.stem or "scenario",
+            id=scenario_case_id(path, scenario.label),
             description=f"Gherkin scenario {path.name}:{scenario.line}: {scenario.label}",
             rules=tuple(scenario.rules),
             ruleset=self._request(),

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from conformance.bdd.compiler import CompileError, Compiler, ScenarioBuilder, Source
+from conformance.bdd.model import scenario_case_id
 from conformance.bdd.position import PositionError
 from conformance.engines.base import Engine, ErrorResult
 from conformance.engines.gating import HelloError, Support
@@ -173,7 +174,7 @@ class ScenarioGame(ScenarioBuilder):
         scenario = self.scenario
         path = Path(getattr(scenario, "path", "") or "scenario")
         label = getattr(scenario, "label", "")
-        result = CaseResult(f"{path.stem}: {label}", "broken", message, "broken scenario")
+        result = CaseResult(scenario_case_id(path, label), "broken", message, "broken scenario")
         result.location = f"{path}:{getattr(scenario, 'line', 0)}"
         result.rules = tuple(getattr(scenario, "rules", ()))
         return result

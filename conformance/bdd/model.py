@@ -21,9 +21,11 @@ spec index of :mod:`conformance.tools.traceability` decides that.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +43,24 @@ GAME_STEP = re.compile(r"^a (?P<players>\d+)-player (?P<preset>[a-z_0-9-]+) game
 REFUSED_STEP = re.compile(r"^the move is refused(?: citing (?P<rule>\S+))?$")
 DEALT_STEP = "the game is dealt"
 CANNOT_SET_UP_STEP = "the game cannot be set up"
+
+#: The fixture schema's bound on a case ID.
+CASE_ID_LENGTH = 80
+
+
+def scenario_case_id(path: Path | str, label: str) -> str:
+    """A scenario's case ID, in the fixture schema's form (lower-case words joined by "-", at
+    most 80 characters): the feature file's stem and the scenario's label as a slug, so
+    ``--case``, the reports, the expected-failure lists and ``export`` name it alike. A long
+    label keeps its first words and a short hash of the whole: the ID is stable while the
+    label is, and two labels never share one."""
+    name = f"{Path(path).stem}: {label}" if label else Path(path).stem
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "scenario"
+    if len(slug) <= CASE_ID_LENGTH:
+        return slug
+    digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
+    return slug[: CASE_ID_LENGTH - len(digest) - 1].rstrip("-") + "-" + digest
+
 
 RULE = "rule"
 OPTION = "option"
@@ -299,6 +319,10 @@ class Scenario:
         return self.rendered.steps
 
     @property
+    def case_id(self) -> str:
+        return scenario_case_id(self.path, self.label)
+
+    @property
     def options(self) -> dict[str, str]:
         """Every option value the scenario asks for: its tags', then its steps' (a step wins)."""
         return {**self.tag_options, **{o.name: o.value for o in self.step_options}}
@@ -352,6 +376,36 @@ def read_features(paths: Iterable[Path | str] | None = None) -> list[FeatureFile
 def scenarios(paths: Iterable[Path | str] | None = None) -> list[Scenario]:
     """Every runnable scenario of ``paths`` (default: the rulebook), outline rows one by one."""
     return [s for feature in read_features(paths) for s in feature.scenarios]
+
+
+def template_of(function: Any) -> Any:
+    """pytest-bdd's template of a scenario test function (its steps, feature and line), or None
+    for any other function."""
+    try:
+        from pytest_bdd.scenario import scenario_wrapper_template_registry
+
+        return scenario_wrapper_template_registry.get(function)
+    except (ImportError, TypeError):  # another pytest-bdd layout; an unhashable function
+        return None
+
+
+def item_scenario(item: Any) -> Scenario | None:
+    """The scenario a pytest-bdd test item runs, as this module reads it (an outline's row with
+    the item's Examples values), or None for any other test."""
+    template = template_of(getattr(item, "function", None))
+    if template is None:
+        return None
+    callspec = getattr(item, "callspec", None)
+    example = callspec.params.get("_pytest_bdd_example") if callspec is not None else None
+    for scenario in _read_once(template.feature.filename).scenarios:
+        if scenario.line == template.line_number and dict(scenario.example) == (example or {}):
+            return scenario
+    return None
+
+
+@cache
+def _read_once(filename: str) -> FeatureFile:
+    return read_feature(filename)
 
 
 def read_feature(path: Path | str) -> FeatureFile:

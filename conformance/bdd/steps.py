@@ -22,7 +22,6 @@ The engine comes from the ``durak_engine`` fixture (the runner's plugin, or the 
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import pytest
@@ -31,18 +30,13 @@ from conformance.bdd.board import *  # the step fixtures, for a star import of t
 from conformance.bdd.context import ScenarioGame
 from conformance.bdd.ending import *
 from conformance.bdd.given import *
-from conformance.bdd.model import options_from_tags, read_feature
+from conformance.bdd.model import item_scenario, options_from_tags, template_of
 from conformance.bdd.moves import *
 from conformance.bdd.sights import *
 
 
 def _template(request: pytest.FixtureRequest) -> Any:
-    try:
-        from pytest_bdd.scenario import scenario_wrapper_template_registry
-
-        return scenario_wrapper_template_registry.get(request.function)
-    except (ImportError, AttributeError, TypeError):
-        return None
+    return template_of(getattr(request, "function", None))
 
 
 def scenario_tags(request: pytest.FixtureRequest) -> set[str]:
@@ -61,31 +55,12 @@ def scenario_tags(request: pytest.FixtureRequest) -> set[str]:
     return tags
 
 
-@cache
-def _feature(filename: str) -> Any:
-    return read_feature(filename)
-
-
-def running_scenario(request: pytest.FixtureRequest) -> Any:
-    """The running scenario as :mod:`conformance.bdd.model` reads it (an outline's row with
-    this test's values), or None outside a pytest-bdd scenario."""
-    template = _template(request)
-    if template is None:
-        return None
-    callspec = getattr(request.node, "callspec", None)
-    example = callspec.params.get("_pytest_bdd_example") if callspec is not None else None
-    for scenario in _feature(template.feature.filename).scenarios:
-        if scenario.line == template.line_number and dict(scenario.example) == (example or {}):
-            return scenario
-    return None
-
-
 @pytest.fixture
 def durak_game(request: pytest.FixtureRequest, durak_engine: Any) -> ScenarioGame:
     """The scenario's game on the engine under test, with the options its tags ask for. The
     test item keeps the game, so the report can say what the gate decided and read the
     scenario's case result (``item.durak_game.case_result``)."""
-    scenario = running_scenario(request)
+    scenario = item_scenario(request.node)
     tags = dict(scenario.tag_options) if scenario else options_from_tags(scenario_tags(request))
     game = ScenarioGame(durak_engine, tags, scenario=scenario)
     request.node.durak_game = game

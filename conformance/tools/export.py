@@ -9,16 +9,15 @@ Gherkin scenario, compiled (without an engine, by :mod:`conformance.bdd.compiler
 the fixture schema whose steps carry their sentence as ``note``. The expected answers are the
 cases' own, worked from the rules.
 
-A scenario's name is a sentence, so its exported ``id`` is a slug of the feature file's stem and
-the scenario's label (:func:`portable_id`); ``name`` keeps the label the runner reports it by.
+A scenario's ``id`` is the one the runner, its reports and ``--case`` use, a slug of the feature
+file's stem and the scenario's label (:func:`conformance.bdd.model.scenario_case_id`); ``name``
+keeps the label as written, with its file and line.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,28 +31,12 @@ from conformance.tools.record import RECORDS_DIR, load_record
 #: Bumped when the export's shape changes (not when cases are added): 2 added ``scenarios``.
 EXPORT_VERSION = 2
 
-#: The fixture schema's bound on a case ID.
-ID_LENGTH = 80
-
-
-def portable_id(name: str) -> str:
-    """A case ID of the fixture schema's form (lower-case words joined by "-", at most 80
-    characters) for a scenario named ``name``; a long name keeps its first words and a short hash
-    of the whole, so the ID is stable while the name is and two names never share one."""
-    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "scenario"
-    if len(slug) <= ID_LENGTH:
-        return slug
-    digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
-    return slug[: ID_LENGTH - len(digest) - 1].rstrip("-") + "-" + digest
-
-
-def case_data(case: Case, root: Path, case_id: str | None = None) -> dict[str, Any]:
-    """One case as the fixture schema writes it (under ``case_id`` when given), with its source
-    and resolved ruleset."""
+def case_data(case: Case, root: Path) -> dict[str, Any]:
+    """One case as the fixture schema writes it, with its source and resolved ruleset."""
     from reference_impl.rulesets import resolve_ruleset
 
     data: dict[str, Any] = {
-        "id": case_id or case.id,
+        "id": case.id,
         "description": case.description,
         "rules": list(case.rules),
         "ruleset": case.ruleset,
@@ -81,8 +64,8 @@ def _relative(path: Path, root: Path) -> str:
 
 
 def scenario_data(root: Path) -> list[dict[str, Any]]:
-    """Every Gherkin scenario (each Examples row its own) as an exported case; ``name`` is the
-    label the runner, its reports and the expected-failure lists use."""
+    """Every Gherkin scenario (each Examples row its own) as an exported case, named as
+    written."""
     from conformance.bdd.compiler import CompileError, compile_scenario
     from conformance.bdd.model import read_features
 
@@ -95,11 +78,10 @@ def scenario_data(root: Path) -> list[dict[str, Any]]:
             except CompileError as exc:
                 problems.append(f"{scenario.where}: {exc}")
                 continue
-            case_id = portable_id(case.id)
-            if case_id in seen:
-                problems.append(f"{scenario.where}: its ID {case_id} is also {seen[case_id]}'s")
-            seen[case_id] = case.id
-            entries.append({**case_data(case, root, case_id), "name": case.id})
+            if case.id in seen:
+                problems.append(f"{scenario.where}: its ID {case.id} is also {seen[case.id]}'s")
+            seen[case.id] = scenario.where
+            entries.append({**case_data(case, root), "name": scenario.where})
     if problems:
         raise ValueError("broken scenarios cannot be exported: " + "; ".join(problems))
     return entries

@@ -63,7 +63,7 @@ def _play(scenario, engine) -> ScenarioGame:
 
 def test_a_scenario_compiles_into_fixture_steps_without_an_engine(feature):
     case = compile_scenario(feature.scenarios[0])
-    assert case.id == "judged: A low club cannot beat the seven"
+    assert case.id == "judged-a-low-club-cannot-beat-the-seven"
     assert (case.location, case.rules) == (f"{feature.path}:5", ("R-BEAT-1",))
     assert case.ruleset == {"preset": "podkidnoy", "overrides": {}} and case.players == 2
     assert case.start["state"]["players"][1]["hand"] == ["6C", "8C", "QS"]
@@ -93,7 +93,7 @@ def test_every_rulebook_scenario_compiles_into_valid_fixture_steps():
 def test_a_passing_scenario_keeps_its_case_result(feature):
     game = _play(feature.scenarios[0], InProcessEngine())
     assert game.case_result is not None and game.case_result.ok
-    assert game.case_result.case_id == "judged: A low club cannot beat the seven"
+    assert game.case_result.case_id == "judged-a-low-club-cannot-beat-the-seven"
 
 
 class Timeout(InProcessEngine):
@@ -127,7 +127,7 @@ def test_a_wrong_answer_reads_like_a_fixture_failure(feature):
     assert (result.step.index, result.step.line, result.rules) == (3, 13, ("R-BEAT-1",))
     assert result.expected == {"code": "illegal_move", "rule": "R-BEAT-1"}
     for words in (
-        "case judged: A low club cannot beat the seven",
+        "case judged-a-low-club-cannot-beat-the-seven",
         "rules: R-BEAT-1",
         "step 3 (line 13)",
         "Then the move is refused citing R-BEAT-1",

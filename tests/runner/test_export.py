@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 
+from conformance.bdd.model import scenario_case_id, scenarios
 from conformance.cli import main
 from conformance.contract.schemas import validator
 from conformance.suite.loader import load_paths
-from conformance.bdd.model import scenarios
-from conformance.tools.export import FIXTURES, portable_id
+from conformance.tools.export import FIXTURES
 
 from .helpers import ROOT
 
@@ -37,8 +37,8 @@ def test_export_holds_the_whole_data_suite_valid_under_the_schemas(tmp_path, cap
     assert all(p["perft"] and p["start"] for p in document["perft"])
 
     compiled = document["scenarios"]
-    assert [entry["name"] for entry in compiled] == [
-        f"{s.path.stem}: {s.label}" for s in scenarios()
+    assert [(entry["case"]["id"], entry["name"]) for entry in compiled] == [
+        (s.case_id, s.where) for s in scenarios()
     ]
     assert len({entry["case"]["id"] for entry in compiled}) == len(compiled)
     for entry in compiled:
@@ -48,11 +48,11 @@ def test_export_holds_the_whole_data_suite_valid_under_the_schemas(tmp_path, cap
         assert all(step.get("note") for step in steps), entry["name"]
 
 
-def test_a_portable_id_is_a_fixture_id_stable_and_distinct():
-    assert portable_id("beat: A low card is refused [beat_order=any]") == (
+def test_a_scenario_id_is_a_fixture_id_stable_and_distinct():
+    assert scenario_case_id("features/beat.feature", "A low card is refused [beat_order=any]") == (
         "beat-a-low-card-is-refused-beat-order-any"
     )
-    long_a, long_b = "attack: " + "word " * 30 + "one", "attack: " + "word " * 30 + "two"
-    ids = {portable_id(long_a), portable_id(long_b)}
+    long_a, long_b = "word " * 30 + "one", "word " * 30 + "two"
+    ids = {scenario_case_id("attack.feature", long_a), scenario_case_id("attack.feature", long_b)}
     assert len(ids) == 2 and all(len(i) <= 80 and i == i.strip("-") for i in ids)
-    assert portable_id(long_a) == portable_id(long_a)
+    assert scenario_case_id("a.feature", long_a) == scenario_case_id("a.feature", long_a)

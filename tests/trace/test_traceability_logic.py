@@ -287,8 +287,8 @@ def feature_trace(tmp_path: Path, text: str = FEATURE_TEXT):
 def test_outline_rows_are_cases_with_their_option_values(tmp_path):
     traces, problems = feature_trace(tmp_path)
     assert problems == []
-    same = traces["area: Leading sevens with opening same_rank"]
-    single = traces["area: Leading sevens with opening single"]
+    same = traces["area-leading-sevens-with-opening-same-rank"]
+    single = traces["area-leading-sevens-with-opening-single"]
     assert same.source == FEATURE
     assert same.options == {"opening": "same_rank"} and single.options == {"opening": "single"}
     # feature tag and scenario tag both cited
@@ -299,12 +299,12 @@ def test_outline_rows_are_cases_with_their_option_values(tmp_path):
 
 def test_rule_tags_give_options_and_refusals_count_for_their_rule(tmp_path):
     traces, _ = feature_trace(tmp_path)
-    refused = traces["area: A low card is refused"]
+    refused = traces["area-a-low-card-is-refused"]
     assert refused.options == {"beat_order": "earliest_first"}  # from the Rule's tag
     assert refused.negative == {"R-BEAT-1"}
     # both moves were refused: nothing was shown allowed
     assert refused.positive == set()
-    accepted = traces["area: A higher card beats"]
+    accepted = traces["area-a-higher-card-beats"]
     assert accepted.positive == {"R-ATTACK-1", "R-BEAT-1"}
     assert accepted.negative == set()
 
@@ -334,18 +334,18 @@ def test_exact_sets_and_no_move_steps(tmp_path):
     traces, problems = feature_trace(tmp_path, text)
     assert problems == []
     assert (
-        traces["area: Only attacks"].positive
-        == traces["area: Only attacks"].negative
+        traces["area-only-attacks"].positive
+        == traces["area-only-attacks"].negative
         == {"R-ATTACK-1"}
     )
-    assert (traces["area: Nobody"].positive, traces["area: Nobody"].negative) == (
+    assert (traces["area-nobody"].positive, traces["area-nobody"].negative) == (
         set(),
         {"R-BEAT-1"},
     )
-    assert traces["area: Dealing"].positive == {"R-ATTACK-2"}
-    assert traces["area: Dealing"].negative == set()
-    assert traces["area: Too many players"].positive == set()
-    assert traces["area: Too many players"].negative == {"R-DECK-2"}
+    assert traces["area-dealing"].positive == {"R-ATTACK-2"}
+    assert traces["area-dealing"].negative == set()
+    assert traces["area-too-many-players"].positive == set()
+    assert traces["area-too-many-players"].negative == {"R-DECK-2"}
 
 
 def test_feature_problems_unknown_tags_examples_tags_and_hidden_scenarios(tmp_path):
@@ -475,10 +475,10 @@ def test_features_and_fixtures_add_up(tmp_path):
     )
     row = next(r for r in coverage.rules if r.rule == "R-BEAT-1")
     assert row.positive == ["beat-ok"]
-    assert row.negative == ["area: A low card is refused"]
+    assert row.negative == ["area-a-low-card-is-refused"]
     assert row.missing == []
     value = next(o for o in coverage.options if (o.option, o.value) == ("beat_order", "any"))
-    assert value.cases == ["area: A low card is refused"] and value.default
+    assert value.cases == ["area-a-low-card-is-refused"] and value.default
 
 
 def test_a_descriptive_entry_that_is_not_a_rule_is_a_problem(tmp_path):
@@ -538,8 +538,8 @@ def test_outline_rows_with_one_name_are_told_apart_by_their_values(tmp_path):
     traces, problems = feature_trace(tmp_path, text)
     assert problems == []
     assert sorted(traces) == [
-        "area: Leading sevens [opening=same_rank]",
-        "area: Leading sevens [opening=single]",
+        "area-leading-sevens-opening-same-rank",
+        "area-leading-sevens-opening-single",
     ]
 
 

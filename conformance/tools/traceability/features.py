@@ -67,7 +67,7 @@ def _outline_traces(
     }
     out = []
     for row in outline.rows:
-        trace = CaseTrace(f"{outline.path.stem}: {row.label}", FEATURE, where, cites=set(cited))
+        trace = CaseTrace(row.case_id, FEATURE, where, cites=set(cited))
         trace.options.update(tag_options)
         for option in row.step_options:
             step_where = f"{where} (line {option.line})"
