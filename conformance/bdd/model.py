@@ -40,9 +40,6 @@ OPT_TAG = re.compile(r"^opt:(?P<name>[a-z_0-9]+)=(?P<value>[A-Za-z0-9_]+)$")
 AREA_TAG = re.compile(r"^[A-Z]+$")
 OPTION_STEP = re.compile(r"^the option (?P<name>[a-z_0-9]+) is (?P<value>[A-Za-z0-9_]+)$")
 GAME_STEP = re.compile(r"^a (?P<players>\d+)-player (?P<preset>[a-z_0-9-]+) game$")
-REFUSED_STEP = re.compile(r"^the move is refused(?: citing (?P<rule>\S+))?$")
-DEALT_STEP = "the game is dealt"
-CANNOT_SET_UP_STEP = "the game cannot be set up"
 
 #: The fixture schema's bound on a case ID.
 CASE_ID_LENGTH = 80
@@ -146,79 +143,6 @@ def inherited_tags(template: Any) -> frozenset[str]:
     if template.rule is not None:
         tags |= set(template.rule.tags)
     return frozenset(tags)
-
-
-# ------------------------------------------------------------------ what the Then steps show
-
-#: Then steps, checked in this order: (pattern, allows, forbids). The single declaration of which
-#: phrases show a rule allowing or forbidding something, read by the traceability gate. It is to
-#: be replaced by the step definitions' own declaration (conformance/bdd/steps.py compiling each
-#: Then step to a case step whose kind says allowing or forbidding); until then the texts are
-#: those of the rulebook's step definitions.
-THEN_KINDS: tuple[tuple[re.Pattern[str], bool, bool], ...] = (
-    (re.compile(r"^nobody may move$"), False, True),
-    (re.compile(r"^only .+ may move$"), True, True),
-    (re.compile(r"^the legal moves are exactly:?$"), True, True),
-    (re.compile(r"^.+ may only .+$"), True, True),
-    (re.compile(r"^.+ (?:has no move|may not move)$"), False, True),
-    (re.compile(r"^.+ may not .+$"), False, True),
-    (re.compile(r"^.+ may .+$"), True, False),
-    (re.compile(r"^the game cannot be set up$"), False, True),
-    (re.compile(r"^.+ sees (?:no .+|.+ but not which)$"), False, True),
-    (re.compile(r"^.+ sees .+$"), True, False),
-)
-
-
-@dataclass(frozen=True)
-class Shown:
-    """What a scenario's steps show: something allowed, something forbidden, and the refusals
-    that cite a rule (each ``(rule, line)``; a refusal counts for the rule it names only)."""
-
-    allows: bool = False
-    forbids: bool = False
-    refusals: tuple[tuple[str, int], ...] = ()
-
-
-def shown_by(steps: Sequence[Any]) -> Shown:
-    """Read the When and Then steps: a When move not refused by the Then steps right after it (or
-    a deal that is set up) allows; a refusal forbids what it cites; other Then steps by
-    :data:`THEN_KINDS`."""
-    allows = forbids = False
-    refusals = []
-    for index, step in enumerate(steps):
-        text = step.name.strip()
-        if OPTION_STEP.match(text):
-            continue
-        if step.type == "when":
-            following = _then_block(steps, index)
-            if text == DEALT_STEP:
-                allows |= CANNOT_SET_UP_STEP not in following
-            elif not any(REFUSED_STEP.match(t) for t in following):
-                allows = True  # an accepted move (or a played sequence, which must all pass)
-            continue
-        if step.type != "then":
-            continue
-        refused = REFUSED_STEP.match(text)
-        if refused is not None:
-            if refused["rule"] is not None:
-                refusals.append((refused["rule"], step.line_number))
-            continue
-        for pattern, yes, no in THEN_KINDS:
-            if pattern.match(text):
-                allows |= yes
-                forbids |= no
-                break
-    return Shown(allows, forbids, tuple(refusals))
-
-
-def _then_block(steps: Sequence[Any], index: int) -> list[str]:
-    """The texts of the Then steps right after the When step at ``index``."""
-    out = []
-    for step in steps[index + 1 :]:
-        if step.type != "then":
-            break
-        out.append(step.name.strip())
-    return out
 
 
 # ------------------------------------------------------------------------------- the model

@@ -245,16 +245,31 @@ def test_a_broken_fixture_file_is_an_unreadable_problem(tmp_path):
 
 # ------------------------------------------------------------------------------ features
 
-FEATURE_TEXT = """\
+#: A position the sketch scenarios below start from: player 0 attacks, player 1 defends, the
+#: talon is empty. A scenario must compile to a case (its Given steps a valid position) for the
+#: gate to count what it shows.
+ATTACKING = """\
+          Given a 2-player podkidnoy game
+          And the trump suit is diamonds
+          And the talon is empty"""
+
+BEATING = ATTACKING + """
+          And player 0 holds JH, JS, QS
+          And player 1 holds 7C, JC
+          And player 0 has attacked with 9C"""
+
+FEATURE_TEXT = f"""\
     @ATTACK @R-ATTACK-1
     Feature: Attacking
 
       Rule: Openings
         @R-ATTACK-2
         Scenario Outline: Leading sevens with opening <opening>
-          Given a 2-player podkidnoy game
+{ATTACKING}
+          And player 0 holds 7C, 7H, 9H
+          And player 1 holds 7S, JC, 8S
           And the option opening is <opening>
-          Then player 0 <two> attack with 7C and 7D
+          Then player 0 <two> attack with 7C and 7H
 
           Examples:
             | opening   | two     |
@@ -265,7 +280,7 @@ FEATURE_TEXT = """\
       Rule: Beating
         @R-BEAT-1
         Scenario: A low card is refused
-          Given a 2-player podkidnoy game
+{BEATING}
           When the defender beats 9C with 7C
           Then the move is refused citing R-BEAT-1
           When player 0 passes
@@ -273,7 +288,7 @@ FEATURE_TEXT = """\
 
         @R-BEAT-1
         Scenario: A higher card beats
-          Given a 2-player podkidnoy game
+{BEATING}
           When the defender beats 9C with JC
           Then the table holds 9C beaten by JC
 """
@@ -310,19 +325,24 @@ def test_rule_tags_give_options_and_refusals_count_for_their_rule(tmp_path):
 
 
 def test_exact_sets_and_no_move_steps(tmp_path):
-    text = """\
+    text = f"""\
         Feature: Sets
           @R-ATTACK-1
           Scenario: Only attacks
-            Given a 2-player podkidnoy game
-            Then player 0 may only attack with 7C or attack with 9H
+{ATTACKING}
+          And player 0 holds 7C, 9H
+          And player 1 holds 7S, JC
+          Then player 0 may only attack with 7C or attack with 9H
           @R-BEAT-1
           Scenario: Nobody
-            Given a 2-player podkidnoy game
-            Then nobody may move
+{ATTACKING}
+          And player 0 holds 7C, 9H
+          And player 1 holds 7S, JC
+          Then player 1 has no move
           @R-ATTACK-2
           Scenario: Dealing
             Given a 2-player podkidnoy game
+            And the deck is shuffled with seed 7
             When the game is dealt
             Then player 0 holds 6 cards
           @R-DECK-2
@@ -344,8 +364,10 @@ def test_exact_sets_and_no_move_steps(tmp_path):
     )
     assert traces["area-dealing"].positive == {"R-ATTACK-2"}
     assert traces["area-dealing"].negative == set()
+    # a refused set-up shows no rule allowing a deal; like a fixture's start_refused, it shows
+    # forbidding only for a rule it cites, and "the game cannot be set up" cites none
     assert traces["area-too-many-players"].positive == set()
-    assert traces["area-too-many-players"].negative == {"R-DECK-2"}
+    assert traces["area-too-many-players"].negative == set()
 
 
 def test_feature_problems_unknown_tags_examples_tags_and_hidden_scenarios(tmp_path):
@@ -355,7 +377,7 @@ def test_feature_problems_unknown_tags_examples_tags_and_hidden_scenarios(tmp_pa
           Scenario Outline: Rows <x>
             Given a 2-player podkidnoy game
             And the option colour is <x>
-            Then the move is refused citing R-BEAT-7
+            Then player 0 holds 1 card
 
             @opt:opening=single
             Examples:
@@ -373,12 +395,26 @@ def test_feature_problems_unknown_tags_examples_tags_and_hidden_scenarios(tmp_pa
     assert "tag @opt:opening=triple names opening=triple" in text_of
     assert "tag @opt:broken is not @opt:<option>=<value>" in text_of
     assert "step names option 'colour'" in text_of
-    assert "refusal cites 'R-BEAT-7'" in text_of
     assert "on Examples is never applied" in text_of
-    hidden = [p for p in problems if p.kind == UNREADABLE]
+    hidden = [p for p in problems if p.kind == UNREADABLE and "Twice" in p.message]
     assert len(hidden) == 1 and hidden[0].where.endswith("area.feature:13")
-    assert "Twice" in hidden[0].message
+    uncounted = [p for p in problems if "compiles to no case" in p.message]
+    assert uncounted and all(p.kind == UNREADABLE for p in uncounted)
     assert all(not t.cites and not t.options for t in traces.values())
+
+
+def test_a_refusal_citing_no_rule_of_the_spec_is_a_problem(tmp_path):
+    text = f"""\
+        Feature: Refusals
+          @R-BEAT-1
+          Scenario: A low card
+{BEATING}
+          When the defender beats 9C with 7C
+          Then the move is refused citing R-BEAT-7
+    """
+    traces, problems = feature_trace(tmp_path, text)
+    assert ["refusal cites 'R-BEAT-7'" in p.message for p in problems] == [True]
+    assert traces["area-a-low-card"].negative == set()
 
 
 def test_a_feature_that_does_not_parse_is_unreadable(tmp_path):
@@ -460,13 +496,13 @@ def test_a_descriptive_rule_needs_only_a_dependent_case(tmp_path):
 
 
 def test_features_and_fixtures_add_up(tmp_path):
-    feature = """\
+    feature = f"""\
         Feature: Beating
           @R-BEAT-1 @opt:beat_order=any
           Scenario: A low card is refused
-            Given a 2-player podkidnoy game
-            When the defender beats 9C with 7C
-            Then the move is refused citing R-BEAT-1
+{BEATING}
+          When the defender beats 9C with 7C
+          Then the move is refused citing R-BEAT-1
     """
     coverage = _suite(
         tmp_path,
@@ -522,13 +558,15 @@ def test_the_descriptive_list_names_rules_of_the_spec(rule):
 
 
 def test_outline_rows_with_one_name_are_told_apart_by_their_values(tmp_path):
-    text = """\
+    text = f"""\
         Feature: Rows
           @R-ATTACK-2
           Scenario Outline: Leading sevens
-            Given a 2-player podkidnoy game
-            And the option opening is <opening>
-            Then player 0 may attack with 7C
+{ATTACKING}
+          And player 0 holds 7C, 7H
+          And player 1 holds 7S, JC
+          And the option opening is <opening>
+          Then player 0 may attack with 7C
 
             Examples:
               | opening   |

@@ -4,8 +4,11 @@ runs each row as a test of its own.
 
 A scenario cites the rules of its ``@R-...`` tags (Feature, Rule, Scenario) and of its refusals;
 it discriminates the option values of its ``@opt:`` tags and of its ``the option X is V`` steps.
-Whether its steps show allowing or forbidding is :func:`conformance.bdd.model.shown_by`'s reading.
-The model's problems (a file that does not parse, a hidden scenario, a tag outside the grammar)
+Whether its steps show allowing or forbidding is read from the case the scenario compiles to
+(:func:`conformance.bdd.compiler.compile_scenario`): its step kinds declare it, exactly as a
+fixture's do (:func:`conformance.tools.traceability.fixtures.case_shows`), so the sentences have one
+grammar, the step definitions'. A row that compiles to no case cannot be counted. The model's
+problems (a file that does not parse, a hidden scenario, a tag outside the grammar)
 become the gate's.
 """
 
@@ -14,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from conformance.bdd.compiler import CompileError, compile_scenario
 from conformance.bdd.model import HIDDEN, UNPARSABLE, GherkinProblem, Outline, read_features
-from conformance.bdd.model import shown_by as steps_show
 from conformance.tools.common_table import table_name
+from conformance.tools.traceability.fixtures import case_shows
 from conformance.tools.traceability.spec import (
     FEATURE,
     UNKNOWN,
@@ -73,17 +77,26 @@ def _outline_traces(
             step_where = f"{where} (line {option.line})"
             if check_option(option.name, option.value, spec, step_where, "step", problems):
                 trace.options[option.name] = option.value
-        shown_by = steps_show(row.steps)
-        for rule, line in shown_by.refusals:
-            if check_rule(rule, spec, f"{where} (line {line})", "refusal", problems):
+        try:
+            case = compile_scenario(row)
+        except CompileError as exc:
+            problems.append(
+                Problem(where, f"compiles to no case, so it cannot be counted: {exc}", UNREADABLE)
+            )
+            out.append(trace)
+            continue
+        for step in case.steps:
+            rule = step.data.get("rule") if step.kind == "refuse" else None
+            if rule is not None and check_rule(
+                rule, spec, f"{where} (line {step.line})", "refusal", problems
+            ):
                 trace.cites.add(rule)
                 trace.negative.add(rule)
-        if shown_by.allows:
+        allows, forbids = case_shows(case)
+        if allows:
             trace.positive |= cited
-        if shown_by.forbids:
+        if forbids:
             trace.negative |= cited
-        if row.game is not None:
-            ruleset = {"preset": row.game.preset, "overrides": dict(trace.options)}
-            trace.table = table_name(row.game.players, ruleset)
+        trace.table = table_name(case.players, case.ruleset)
         out.append(trace)
     return out

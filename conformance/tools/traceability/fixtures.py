@@ -57,7 +57,7 @@ def _case_trace(
     trace = CaseTrace(case.id, FIXTURE, where, table=table_name(case.players, case.ruleset))
     listed = {rule for rule in case.rules if check_rule(rule, spec, where, "rules:", problems)}
     trace.cites |= listed
-    allows, forbids = _shown(case)
+    allows, forbids = case_shows(case)
     if allows:
         trace.positive |= listed
     if forbids:
@@ -82,11 +82,11 @@ def _case_trace(
     return trace
 
 
-def _shown(case: Any) -> tuple[bool, bool]:
-    """(allows, forbids) for the rules a case lists: by each step kind's own declaration
-    (:func:`conformance.suite.kinds.polarity`, the runner's), plus a start the engine must deal
-    rather than refuse, which shows a set-up allowed. A refusal is left out: it shows only the
-    rule it cites."""
+def case_shows(case: Any) -> tuple[bool, bool]:
+    """(allows, forbids) for the rules a case of any form lists (a fixture, a compiled Gherkin
+    scenario): by each step kind's own declaration (:func:`conformance.suite.kinds.polarity`, the
+    runner's), plus a start the engine must deal rather than refuse, which shows a set-up
+    allowed. A refusal (of a move or of the start) is left out: it shows only the rule it cites."""
     refused = getattr(case, "start_refused", None)
     allows = ("deck" in case.start or "seed" in case.start) and refused is None
     forbids = False
