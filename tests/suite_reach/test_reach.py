@@ -18,7 +18,9 @@ from conformance.contract import canonical
 from conformance.suite import FIXTURES_DIR
 from conformance.suite.loader import load_paths
 from conformance.tools.reach import Unreachable, find_route, refusal, replay
+from conformance.tools.reach.finder import resolved
 from conformance.tools.reach.fixtures import route_lines, write_routes
+from conformance.tools.reach.repair import mend
 from reference_impl import api
 from reference_impl.specdata import load_yaml
 
@@ -130,3 +132,18 @@ def test_writing_a_route_inserts_text_and_changes_nothing_else(tmp_path):
     assert not write_routes(path, {"one": route})  # written again: nothing changes
     assert write_routes(path, {"one": None})
     assert path.read_text(encoding="utf-8") == text
+
+
+def test_mend_suggests_a_start_a_game_reaches():
+    """A pile written in the wrong order is mended by reordering it into pairs: the same cards,
+    and the finder reaches the mended start."""
+    case = next(c for c in POSITIONS if c.id == "info-discard-count")
+    state = copy.deepcopy(case.start["state"])
+    state["discard"] = state["discard"][::-1]
+    note, mended, route = mend(state, case.ruleset, case.players, budget=500, seconds=20)
+    assert "discard pile reordered" in note
+    assert sorted(mended["discard"]) == sorted(state["discard"])
+    reached = replay(case.ruleset, case.players, route)
+    assert canonical.dumps(canonical.normalise_state(reached)) == canonical.dumps(
+        canonical.normalise_state(resolved(mended, case.ruleset))
+    )

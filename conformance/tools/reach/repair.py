@@ -205,10 +205,14 @@ def variants(state: dict[str, Any], ruleset: Any, players: int) -> list[tuple[st
         pairs = arrange(discard, trump_suit, late, seed=seed, keep=old)
         if pairs is None:
             break
-        flat = tuple(c for pair in pairs for c in pair)
-        if flat not in seen:
-            seen.add(flat)
-            piles.append(("discard pile reordered", pairs))
+        # the same pairs discarded the other way round: the first bouts settle who attacks
+        # later (R-ROLE-3), so an order that fails may work reversed (the late cards kept last)
+        turned = [p for p in pairs[::-1] if not set(p) & late] + [p for p in pairs if set(p) & late]
+        for option in (pairs, turned):
+            flat = tuple(c for pair in option for c in pair)
+            if flat not in seen:
+                seen.add(flat)
+                piles.append(("discard pile reordered", option))
     for first in range(players):
         for _, base in bases:
             sizes = _counted_sizes(base, ruleset, first)
@@ -230,13 +234,38 @@ def variants(state: dict[str, Any], ruleset: Any, players: int) -> list[tuple[st
         for pile_note, pairs in piles:
             for dealer_note, dealer in dealers:
                 note = "; ".join(n for n in notes + [pile_note, dealer_note] if n)
-                if not note:
-                    continue
                 mended = with_discard(base, pairs) if pairs is not None else copy.deepcopy(base)
                 mended["dealer"] = dealer
-                out.append((note, mended))
+                raised = _enough_bouts(mended, ruleset, players)
+                if raised:
+                    note = "; ".join(n for n in (note, raised) if n)
+                if note:
+                    out.append((note, mended))
     out.sort(key=lambda item: item[0].count(";"))
     return out
+
+
+def _enough_bouts(state: dict[str, Any], ruleset: Any, players: int) -> str:
+    """Raise the bout number in place to the fewest bouts the pile's pairs need (R-THROW-1: a
+    bout discards a run of pairs whose later attack cards are of ranks on the table); the note
+    of the change, or "" when the number already suffices (or the pile is no pairs at all)."""
+    from .finder import resolved
+    from .planner import Planner
+    from .target import Unreachable, read_target
+
+    bout = state["bout"]
+    if not bout or not state["discard"]:
+        return ""
+    try:
+        target = read_target(resolved(state, ruleset), ruleset, players)
+    except Unreachable:
+        return ""
+    need = Planner(target).min_bouts[0] + 1
+    if need <= bout["number"]:
+        return ""
+    note = f"bout number {need} (was {bout['number']}: the pile needs {need - 1} closed bouts)"
+    bout["number"] = need
+    return note
 
 
 def _counted_sizes(state: dict[str, Any], ruleset: Any, first: int) -> list[int] | None:
