@@ -19,6 +19,7 @@ MODE (N counts the requests this process has read, hello included):
   chatty          write 200 KiB to stderr before each answer, then behave
   classic         behave, but claim only one 36-card pack and the default options (honest)
   extra           after each legal_moves answer, print a second, unrequested answer line
+  no-observe      claim observe in hello, then answer every observe "unsupported"
 
 TOKEN is ignored: tests pass a unique one to find stray processes by their command line.
 """
@@ -68,6 +69,9 @@ def main() -> int:
             if "transfer" in json.dumps(ruleset) and '"on"' in json.dumps(ruleset):
                 error = {"code": "unsupported", "message": "no transfers here", "rule": None}
                 answer = {"id": request.get("id"), "ok": False, "error": error}
+        if mode == "no-observe" and op == "observe":
+            error = {"code": "unsupported", "message": "no observations here", "rule": None}
+            answer = {"id": request.get("id"), "ok": False, "error": error}
         if mode == "garbage" and op == "apply":
             _write("DEBUG: thinking about the move...")
         if mode == "oversized" and op == "legal_moves":
