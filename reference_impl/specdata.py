@@ -151,9 +151,72 @@ def _make_loader():
         seq.item_lines = [child.start_mark.line + 1 for child in node.value]
         return seq
 
+    def get_event(loader):
+        """Every event passes the budget before the (recursive) composer sees it."""
+        event = yaml.SafeLoader.get_event(loader)
+        loader.budget.see(event, yaml)
+        return event
+
+    def init(loader, stream):
+        yaml.SafeLoader.__init__(loader, stream)
+        loader.budget = _Budget()
+
+    LineLoader.__init__ = init
+    LineLoader.get_event = get_event
     LineLoader.add_constructor("tag:yaml.org,2002:map", construct_map)
     LineLoader.add_constructor("tag:yaml.org,2002:seq", construct_seq)
     return LineLoader
+
+
+#: the deepest nesting of mappings and sequences a YAML file may have
+MAX_YAML_DEPTH = 64
+#: how many nodes all the aliases of one YAML file may stand for together (an alias repeats its
+#: anchor's node and everything under it; nine aliases of nine aliases of ... is a "billion
+#: laughs" bomb that a half-kilobyte file can hold)
+MAX_ALIAS_NODES = 10_000
+
+
+class _Budget:
+    """The limits of one YAML load, checked on the parser's events as they come, so a file
+    nested too deep or whose aliases expand too far is refused at its line before anything is
+    built from it: no RecursionError, no MemoryError."""
+
+    def __init__(self):
+        self.open: list[list] = []  # per open collection: [nodes so far, its anchor]
+        self.sizes: dict = {}  # anchor -> nodes under it
+        self.aliased = 0
+
+    def see(self, event, yaml) -> None:
+        if isinstance(event, yaml.CollectionStartEvent):
+            if len(self.open) >= MAX_YAML_DEPTH:
+                self._refuse(yaml, event, f"nested deeper than {MAX_YAML_DEPTH} levels; flatten it")
+            self.open.append([1, event.anchor])
+        elif isinstance(event, yaml.CollectionEndEvent):
+            size, anchor = self.open.pop()
+            self._add(size, anchor)
+        elif isinstance(event, yaml.AliasEvent):
+            size = self.sizes.get(event.anchor, 1)
+            self.aliased += size
+            if self.aliased > MAX_ALIAS_NODES:
+                self._refuse(
+                    yaml,
+                    event,
+                    f"the aliases of this file stand for more than {MAX_ALIAS_NODES} nodes; "
+                    "write the repeated part out, or alias less of it",
+                )
+            self._add(size, None)
+        elif isinstance(event, yaml.ScalarEvent):
+            self._add(1, event.anchor)
+
+    def _add(self, size: int, anchor) -> None:
+        if anchor is not None:
+            self.sizes[anchor] = size
+        if self.open:
+            self.open[-1][0] += size
+
+    @staticmethod
+    def _refuse(yaml, event, problem: str):
+        raise yaml.composer.ComposerError(None, None, problem, event.start_mark)
 
 
 _LOADER = None
@@ -172,11 +235,18 @@ def load_yaml(path: Path | str):
         _LOADER = _make_loader()
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
         raise SpecDataError(str(path), f"cannot read the file ({exc.strerror})") from None
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SpecDataError(str(path), f"the file is not UTF-8 ({exc.reason})") from None
+        line = data[: exc.start].count(b"\n") + 1
+        raise SpecDataError(
+            f"{path}:{line}",
+            f"the file is not UTF-8 (byte 0x{data[exc.start]:02x}: {exc.reason}); "
+            "save it as UTF-8",
+        ) from None
     try:
         return yaml.load(text, Loader=_LOADER)  # the loader is a SafeLoader subclass
     except yaml.MarkedYAMLError as exc:
@@ -184,6 +254,14 @@ def load_yaml(path: Path | str):
         line = mark.line + 1 if mark is not None else 0
         problem = exc.problem or exc.context or "invalid YAML"
         raise SpecDataError(f"{path}:{line}", f"invalid YAML: {problem}") from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow (NUL, a control)
+        line = text[: exc.position].count("\n") + 1
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        raise SpecDataError(
+            f"{path}:{line}",
+            f"invalid YAML: character #x{code:04x} is not allowed in YAML; "
+            "remove it",
+        ) from None
     except yaml.YAMLError as exc:
         raise SpecDataError(str(path), f"invalid YAML: {exc}") from None
 

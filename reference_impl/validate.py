@@ -214,7 +214,7 @@ def _schema_check(state) -> None:
 def validate_state(state) -> dict:
     """Raise ``InvalidState`` unless ``state`` is a valid state; return its options."""
     if not isinstance(state, dict):
-        raise InvalidState("/", "a state must be a JSON object (docs/architecture.md, State)")
+        raise InvalidState("", "a state must be a JSON object (docs/architecture.md, State)")
     _schema_check(state)
     options = state["ruleset"]["options"]
     _check(state, options)

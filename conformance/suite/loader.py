@@ -2,7 +2,8 @@
 
 Files are read with a safe YAML loader that keeps line numbers and reads booleans the YAML 1.2 way
 (``reference_impl.specdata.load_yaml``: ``transfer: on`` stays the string ``"on"``), then checked
-against ``spec/schema/fixture.schema.json``. Whatever is wrong with a file or a case becomes a
+against ``spec/schema/fixture.schema.json`` and against the rules
+(:mod:`conformance.suite.load_checks`: cited rule IDs, the ruleset, the start). Whatever is wrong with a file or a case becomes a
 :class:`LoadProblem` naming the file, the line and the reason; the runner turns each problem into
 one failing item and runs everything else.
 """
@@ -18,6 +19,7 @@ from typing import Any
 
 from conformance.contract.canonical import pointer
 from conformance.suite.kinds import STEP_KINDS, step_kinds
+from conformance.suite.load_checks import case_faults
 from reference_impl.specdata import SpecDataError, line_of, load_yaml, schema_path
 
 _START_KINDS = {"state": "start_state", "deck": "start_deck", "seed": "start_seed"}
@@ -248,7 +250,9 @@ def step_problems(data: Any) -> list[str]:
     return [_at(list(e.absolute_path), e.message) for e in errors]
 
 
-def _case_from(raw: Any, document: Any, base: list[Any], path: Path) -> Case | LoadProblem:
+def _case_from(
+    raw: Any, document: Any, base: list[Any], path: Path, rules_checked: bool = True
+) -> Case | LoadProblem:
     line = line_of(document, base) if base else getattr(raw, "line", 1) or 1
     case_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
     problems = _schema_problems("case", raw, document, base, path)
@@ -258,6 +262,8 @@ def _case_from(raw: Any, document: Any, base: list[Any], path: Path) -> Case | L
         if isinstance(steps, list):
             for index, step in enumerate(steps):
                 problems += _check_step(step, document, base + ["steps", index], path)
+    if not problems and rules_checked:  # the shape holds: now what the rules say about it
+        problems = case_faults(raw, document, base)
     if problems:
         problems.sort(key=lambda item: item[0])
         first_line = problems[0][0] or line
@@ -292,11 +298,16 @@ def _case_from(raw: Any, document: Any, base: list[Any], path: Path) -> Case | L
     )
 
 
-def load_file(path: Path | str) -> tuple[list[Case], list[LoadProblem]]:
+def load_file(
+    path: Path | str, *, rules_checked: bool = True
+) -> tuple[list[Case], list[LoadProblem]]:
     """The cases of one fixture file and the problems found in it.
 
     A file that cannot be parsed is one problem. In a file with a ``cases`` list each case stands
-    alone: a broken case is a problem, the others load.
+    alone: a broken case is a problem, the others load. ``rules_checked=False`` leaves out the
+    checks of :mod:`conformance.suite.load_checks` (rule IDs, ruleset, start), for a reader that
+    only counts what cases cite and reports unknown citations its own way (the traceability
+    gate); whatever runs cases keeps them.
     """
     path = Path(path)
     try:
@@ -315,7 +326,7 @@ def load_file(path: Path | str) -> tuple[list[Case], list[LoadProblem]]:
         )
         return [], [LoadProblem(path, 1, f"a fixture file holds a case or `cases:`, not {kind}")]
     if "cases" not in document:
-        result = _case_from(document, document, [], path)
+        result = _case_from(document, document, [], path, rules_checked)
         return ([], [result]) if isinstance(result, LoadProblem) else ([result], [])
     cases: list[Case] = []
     problems: list[LoadProblem] = []
@@ -336,7 +347,7 @@ def load_file(path: Path | str) -> tuple[list[Case], list[LoadProblem]]:
         )
         return cases, problems
     for index, raw in enumerate(raw_cases):
-        result = _case_from(raw, document, ["cases", index], path)
+        result = _case_from(raw, document, ["cases", index], path, rules_checked)
         (problems if isinstance(result, LoadProblem) else cases).append(result)
     return cases, problems
 
@@ -349,14 +360,17 @@ def fixture_files(root: Path | str) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
 
 
-def load_paths(paths: Iterable[Path | str]) -> tuple[list[Case], list[LoadProblem]]:
-    """Load many files or directories; a case ID used twice is a problem at its second use."""
+def load_paths(
+    paths: Iterable[Path | str], *, rules_checked: bool = True
+) -> tuple[list[Case], list[LoadProblem]]:
+    """Load many files or directories; a case ID used twice is a problem at its second use.
+    ``rules_checked``: as for :func:`load_file`."""
     cases: list[Case] = []
     problems: list[LoadProblem] = []
     seen: dict[str, Case] = {}
     for root in paths:
         for path in fixture_files(root):
-            file_cases, file_problems = load_file(path)
+            file_cases, file_problems = load_file(path, rules_checked=rules_checked)
             problems += file_problems
             for case in file_cases:
                 first = seen.get(case.id)

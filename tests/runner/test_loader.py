@@ -19,7 +19,8 @@ def test_good_file_loads_with_steps_and_lines():
     assert first.id == "good-one" and first.line == 2 and first.area == "THROW"
     assert [step.kind for step in first.steps] == ["legal_includes", "refuse", "expect", "result"]
     assert [step.line for step in first.steps] == [10, 11, 13, 14]
-    assert second.areas == ("DEAL", "THROW") and second.start == {"deck": ["6C", "7C"], "dealer": 2}
+    assert second.areas == ("DEAL", "THROW") and second.start["dealer"] == 2
+    assert second.start["deck"][:2] == ["6C", "7C"] and len(second.start["deck"]) == 36
 
 
 def test_on_and_off_stay_strings():
