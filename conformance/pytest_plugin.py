@@ -41,6 +41,8 @@ from conformance.plugin.session import SELECTORS, STATE, DurakSession
 DEFAULT_MIN_SHARE = 0.5
 #: pytest's exit status for such a run; ``durak-conformance run`` turns it into 3.
 INCOMPLETE_EXIT = 6
+#: pytest's exit status when the engine could not be made or greeted (durak-conformance run: 2).
+UNUSABLE_EXIT = 7
 
 
 # ---------------------------------------------------------------------------------- options
@@ -164,7 +166,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if session.config.stash.get(STATE, None) is not None:
-        reporting.finish(session, exitstatus, INCOMPLETE_EXIT)
+        reporting.finish(session, exitstatus, INCOMPLETE_EXIT, UNUSABLE_EXIT)
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

@@ -151,13 +151,19 @@ def incomplete(tally: Tally, min_share: float) -> bool:
     )
 
 
-def finish(session: pytest.Session, exitstatus: int, incomplete_exit: int) -> None:
-    """The end of the run on the controller: a run that executed too little is incomplete
-    (exit status ``incomplete_exit``); the JSON summary; the rewritten expected-failure list."""
+def finish(
+    session: pytest.Session, exitstatus: int, incomplete_exit: int, unusable_exit: int
+) -> None:
+    """The end of the run on the controller: a run whose engine was unusable ends with
+    ``unusable_exit``, one that executed too little is incomplete (``incomplete_exit``); the JSON
+    summary (with the reason the engine was unusable); the rewritten expected-failure list."""
     state = durak_session(session.config)
     if not state.controller:
         return
-    if (
+    if state.unusable:
+        session.exitstatus = unusable_exit
+        exitstatus = unusable_exit
+    elif (
         state.any_items
         and int(exitstatus) == 0
         and incomplete(state.tally, session.config.getoption("durak_min_share"))
@@ -173,6 +179,7 @@ def finish(session: pytest.Session, exitstatus: int, incomplete_exit: int) -> No
                 "kinds": {kind: dict(counts) for kind, counts in sorted(state.kinds.items())},
                 "failing": state.tally.failing,
                 "exitstatus": int(exitstatus),
+                **({"engine_unusable": state.unusable} if state.unusable else {}),
             }
         )
     if state.xfail is not None and session.config.getoption("durak_update_xfail"):
@@ -206,6 +213,11 @@ def terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
         write(line)
     if any(state.tally.totals[o] for o in FAILING):
         write("a failing case shows its case id, rules, step, expected and actual above")
+    if state.unusable:
+        write(
+            f"ENGINE UNUSABLE: {state.unusable}. No case ran: every selected case is reported "
+            "not run. Check the engine command, and that the engine answers hello (spec/protocol.md)."
+        )
     if state.incomplete:
         write(
             f"WARNING: incomplete run: {state.tally.executed} of {state.tally.selected} selected "

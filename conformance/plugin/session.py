@@ -39,6 +39,10 @@ def _roots(config: pytest.Config, packaged: Path, option: str) -> list[Path]:
     return [packaged] + [Path(p).resolve() for p in config.getoption(option) or []]
 
 
+#: How a case's reason begins when the engine under test could not be made or greeted.
+UNUSABLE = "not run: engine unusable: "
+
+
 class DurakSession:
     """Per-process state of a run: the engine (started lazily), the claim, the lists, reports."""
 
@@ -55,6 +59,8 @@ class DurakSession:
         self.support: Support | None = None
         self.runner: CaseRunner | None = None
         self.hello_sent = False
+        #: None before the engine is tried; '' when it is usable; else why no case can run
+        self.unusable: str | None = None
         self.seen_ids: dict[str, str] = {}
         self.tally = Tally()
         #: final outcomes per kind of case (fixture, scenario, record, perft)
@@ -89,10 +95,22 @@ class DurakSession:
     # ---- the engine ----------------------------------------------------------------------
 
     def get_engine(self) -> Engine:
-        """The engine under test, started and greeted on first use. A failure here is a usage
-        or configuration error: the run stops with exit status 2."""
+        """The engine under test, started and greeted on first use. An engine that cannot be
+        made or greeted is unusable: every case is then ``not run`` with the reason (a skip whose
+        reason starts with :data:`UNUSABLE`), so the reports account for every selected case, and
+        the run ends with exit status 2 (:func:`conformance.plugin.reporting.finish`). The engine
+        is tried once: a hello that timed out is not waited for again per case."""
         if self.engine is not None:
             return self.engine
+        if self.unusable is None:
+            self.unusable = self._start_engine()
+        if self.unusable:
+            pytest.skip(f"{UNUSABLE}{self.unusable}")
+        assert self.engine is not None
+        return self.engine
+
+    def _start_engine(self) -> str:
+        """Start and greet the engine; '' when it is usable, else what is wrong with it."""
         config = self.config
         try:
             engine = make_engine(
@@ -102,24 +120,22 @@ class DurakSession:
                 max_faults=config.getoption("durak_max_faults"),
             )
         except (EngineSpecError, ValueError, ImportError) as exc:
-            pytest.exit(f"durak-conformance: cannot make the engine: {exc}", returncode=2)
+            return f"cannot make the engine: {exc}"
         hello = engine.hello()
         if isinstance(hello, ErrorResult):
             engine.close()
             details = hello.diagnostics.get("stderr_tail", "").strip()
-            tail = f"\nengine stderr (tail):\n{details}" if details else ""
-            pytest.exit(
-                f"durak-conformance: the engine failed its hello: {hello}{tail}", returncode=2
-            )
+            tail = f"; engine stderr (tail): {details[-500:]}" if details else ""
+            return f"the engine failed its hello: {hello}{tail}"
         try:
             self.support = Support.from_hello(hello)
         except HelloError as exc:
             engine.close()
-            pytest.exit(f"durak-conformance: the engine's hello is unusable: {exc}", returncode=2)
+            return f"the engine's hello is unusable: {exc}"
         self.engine = engine
         self.hello = hello
         self.runner = CaseRunner(engine, self.support)
-        return engine
+        return ""
 
     def close(self) -> None:
         if self.engine is not None:
@@ -134,6 +150,9 @@ class DurakSession:
         self.any_items = True
         self.tally.add(record)
         self.kinds[record.get("kind") or "?"][record["outcome"]] += 1
+        message = str(record.get("message") or "")
+        if record["outcome"] == "not_run" and message.startswith(UNUSABLE):
+            self.unusable = self.unusable or message.removeprefix(UNUSABLE)  # a worker's word
         base = record.get("base_outcome")
         if base in ("passed", "failed", "error", "broken"):
             self.results[record["id"]] = (base != "passed", record.get("signature"))
