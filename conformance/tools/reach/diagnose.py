@@ -107,7 +107,7 @@ def _first_bout(target: Target) -> str | None:
 def _known_needs_take(target: Target) -> str | None:
     """R-INFO-3: a known card other than the trump card or a shown trump was picked up in a take,
     so an earlier bout must exist."""
-    if target.bout_number > 1:
+    if target.bout_number != 1:
         return None
     for card, fate in target.fates.items():
         if fate.where == "hand" and fate.known is True and card != target.trump:
@@ -123,6 +123,8 @@ def _enough_bouts(target: Target) -> str | None:
     card after the opening is thrown in on a rank already on the table."""
     from .planner import Planner
 
+    if target.over:
+        return None  # a finished game has no bout number: any number of bouts were played
     need = Planner(target).min_bouts[0]
     closed = target.bout_number - 1
     if need <= closed:

@@ -182,6 +182,11 @@ def find_route(
     full = resolved(state, ruleset)
     target = read_target(full, ruleset, players)
     check(target)
+    if target.over:
+        raise Unreachable(
+            "no route found: the position is a finished game (bout null), and the finder plans "
+            "the bouts before a bout's start, not before a game's end"
+        )
     planner = Planner(target, budget=budget, seconds=seconds)
     counted(planner)
     last = current_bout(target)
