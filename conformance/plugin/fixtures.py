@@ -16,19 +16,20 @@ from conformance.engines.gating import Support
 from conformance.plugin.session import durak_session
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def durak_engine(pytestconfig: pytest.Config) -> Engine:
-    """The engine under test (``--durak-engine``), started and greeted once per session."""
+    """The engine under test (``--durak-engine``), started and greeted once per session; asked
+    for by each test, so a test is not run once the engine is unusable or given up."""
     return durak_session(pytestconfig).get_engine()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def durak_hello(pytestconfig: pytest.Config, durak_engine: Engine) -> dict[str, Any]:
     """The engine's ``hello`` answer."""
     return durak_session(pytestconfig).hello or {}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def durak_support(pytestconfig: pytest.Config, durak_engine: Engine) -> Support:
     """What the engine claims (:class:`~conformance.engines.gating.Support`)."""
     support = durak_session(pytestconfig).support

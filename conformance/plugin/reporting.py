@@ -137,6 +137,8 @@ def annotate(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.Test
         return
     session = durak_session(item.config)
     record = base_record(item, call, report, info)
+    if record["base_outcome"] == "error":
+        session.fault_seen()
     apply_xfail(session, record, report)
     report.durak_record = record
     if not session.hello_sent and session.hello is not None:

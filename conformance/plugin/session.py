@@ -1,14 +1,17 @@
 """The state of one run of the plugin: the engine, its claim, the lists, the reports.
 
 One :class:`DurakSession` per pytest process (the controller and each xdist worker). The engine is
-started on first use, so a run without durak items never starts one; a failing ``hello`` is a
-configuration error that stops the run. Report records reach the controller through pytest's own
+started on first use, so a run without durak items never starts one; an engine that cannot be
+made or greeted makes every case ``not run`` and the run's exit status 2. Under pytest-xdist the
+workers share one count of faults, so ``--durak-max-faults`` bounds the run. Report records reach the controller through pytest's own
 report stream (``pytest_runtest_logreport``), so the JSON report and the tallies are written in
 one place even under pytest-xdist.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -61,6 +64,12 @@ class DurakSession:
         self.hello_sent = False
         #: None before the engine is tried; '' when it is usable; else why no case can run
         self.unusable: str | None = None
+        #: under pytest-xdist, one file all workers append a byte to per fault, so that
+        #: ``--durak-max-faults`` bounds the run's faults, not each worker's
+        self.faults_file: Path | None = None
+        if not self.controller:
+            shared = config.workerinput.get("durak_faults_file")  # type: ignore[attr-defined]
+            self.faults_file = Path(shared) if shared else None
         self.seen_ids: dict[str, str] = {}
         self.tally = Tally()
         #: final outcomes per kind of case (fixture, scenario, record, perft)
@@ -100,14 +109,46 @@ class DurakSession:
         reason starts with :data:`UNUSABLE`), so the reports account for every selected case, and
         the run ends with exit status 2 (:func:`conformance.plugin.reporting.finish`). The engine
         is tried once: a hello that timed out is not waited for again per case."""
-        if self.engine is not None:
-            return self.engine
         if self.unusable is None:
             self.unusable = self._start_engine()
         if self.unusable:
             pytest.skip(f"{UNUSABLE}{self.unusable}")
+        given_up = self.given_up_over_workers()
+        if given_up:
+            pytest.skip(f"not run: {given_up}")
         assert self.engine is not None
         return self.engine
+
+    # ---- the fault limit over pytest-xdist workers -----------------------------------------
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:
+        """pytest-xdist: hand every worker the run's one fault file."""
+        if self.faults_file is None:
+            handle, name = tempfile.mkstemp(prefix="durak-faults-")
+            os.close(handle)
+            self.faults_file = Path(name)
+        node.workerinput["durak_faults_file"] = str(self.faults_file)
+
+    def fault_seen(self) -> None:
+        """A case ended in an engine fault (``error``): count it for every worker to see."""
+        if self.faults_file is not None and not self.controller:
+            with open(self.faults_file, "ab") as shared:
+                shared.write(b"x")
+
+    def given_up_over_workers(self) -> str:
+        """Why no more case is sent, when the workers together have seen ``--durak-max-faults``
+        faults; '' otherwise (serially the engine's own circuit breaker does this)."""
+        if self.faults_file is None or self.controller:
+            return ""
+        limit = self.config.getoption("durak_max_faults")
+        try:
+            seen = self.faults_file.stat().st_size
+        except OSError:
+            return ""
+        if seen < limit:
+            return ""
+        return f"the engine was given up after {seen} faults over all workers (--max-faults {limit})"
 
     def _start_engine(self) -> str:
         """Start and greet the engine; '' when it is usable, else what is wrong with it."""
@@ -141,6 +182,8 @@ class DurakSession:
         if self.engine is not None:
             self.engine.close()
             self.engine = None
+        if self.controller and self.faults_file is not None:
+            self.faults_file.unlink(missing_ok=True)
         if self.json is not None:
             self.json.close()
 

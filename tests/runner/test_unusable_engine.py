@@ -67,3 +67,18 @@ def test_a_scenario_of_an_unusable_engine_is_not_run_too(tmp_path):
     assert (case["id"], case["kind"], case["outcome"]) == (scenario, "scenario", "not_run")
     assert "the engine failed its hello" in case["message"]
     assert processes_with(tag) == []
+
+
+def test_the_fault_limit_bounds_the_whole_run_under_jobs(tmp_path):
+    """pytest-xdist workers share one count of faults: with --max-faults 3 on two workers, at
+    most 3 faults are recorded plus the one case the other worker had in flight (issue 13
+    item 10: the limit applied per worker gave 69 faults at -j 2 against 50 serially)."""
+    tag = token()
+    report = tmp_path / "report.jsonl"
+    argv = ["run", "--no-features", "--area", "BEAT,THROW", "--json", str(report), "-j", "2"]
+    engine = misbehave_command("crash-apply", tag=tag)
+    assert main([*argv, "--engine", engine, "--max-faults", "3", "--min-share", "0"]) == 1
+    outcomes = [case["outcome"] for case in read_report(report)["cases"]]
+    assert 3 <= outcomes.count("error") <= 4
+    assert outcomes.count("not_run") > 10, outcomes
+    assert processes_with(tag) == []
