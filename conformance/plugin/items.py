@@ -196,6 +196,19 @@ class BrokenItem(pytest.Item):
         return self.path, self.problem.line - 1, f"broken {self.kind} {self.problem.name}"
 
 
+#: What a case needs of the engine to start (``start`` in its report record): a deal, which every
+#: engine can play; a position with a route (``reached_by``), which an engine in game sessions
+#: plays from the deal; a position it must be set up from (P-33: not every engine can).
+START_FORMS = ("deal", "route", "position")
+
+
+def start_form(case: Case) -> str:
+    """``deal``, ``route`` or ``position``: see :data:`START_FORMS`."""
+    if "state" not in case.start:
+        return "deal"
+    return "route" if case.reached_by is not None else "position"
+
+
 def judged_record(
     described: dict[str, Any], case: Case | None, result: CaseResult
 ) -> dict[str, Any]:
@@ -204,6 +217,7 @@ def judged_record(
     it plays (players, the ruleset asked for and as resolved) and the verdict."""
     record = dict(described)
     if case is not None:
+        record["start"] = start_form(case)
         record["players"] = case.players
         record["ruleset"] = result.ruleset if result.ruleset else case.ruleset
         record["ruleset_request"] = case.ruleset

@@ -13,6 +13,7 @@ writes the JSON summary, rewrites the list when asked and prints the terminal se
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -179,6 +180,7 @@ def finish(
                 "type": "summary",
                 **state.tally.as_json(),
                 "kinds": {kind: dict(counts) for kind, counts in sorted(state.kinds.items())},
+                "starts": dict(state.starts),
                 "failing": state.tally.failing,
                 "exitstatus": int(exitstatus),
                 **({"engine_unusable": state.unusable} if state.unusable else {}),
@@ -201,6 +203,18 @@ def kind_lines(state: DurakSession) -> list[str]:
     return lines
 
 
+def setup_line(starts: Counter) -> str:
+    """How many of the cases need no position set-up: what an engine that plays only in game
+    sessions (no ``positions`` in hello, P-33) can run."""
+    total = sum(starts.values())
+    free = starts["deal"] + starts["route"]
+    return (
+        f"without position set-up (game sessions): {free} of {total} cases "
+        f"({100 * free / total:.0f}%): {starts['deal']} start from a deal, {starts['route']} from "
+        f"a position with a route to it; {starts['position']} need the position set up"
+    )
+
+
 def terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     """The ``durak-conformance`` section of the terminal report."""
     state = durak_session(config)
@@ -213,6 +227,8 @@ def terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     at = after[-1] + 1 if after else len(lines)
     for line in [*lines[:at], "by kind of case:", *kind_lines(state), *lines[at:]]:
         write(line)
+    if state.starts:
+        write(setup_line(state.starts))
     if any(state.tally.totals[o] for o in FAILING):
         write("a failing case shows its case id, rules, step, expected and actual above")
     if state.unusable:

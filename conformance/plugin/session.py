@@ -74,6 +74,8 @@ class DurakSession:
         self.tally = Tally()
         #: final outcomes per kind of case (fixture, scenario, record, perft)
         self.kinds: dict[str, Counter[str]] = defaultdict(Counter)
+        #: the selected cases by what they need to start (plugin.items.START_FORMS)
+        self.starts: Counter[str] = Counter()
         self.results: dict[str, tuple[bool, str | None] | None] = {}
         self.engine_record: dict[str, Any] | None = None
         self.json: JsonReport | None = None
@@ -193,6 +195,8 @@ class DurakSession:
         self.any_items = True
         self.tally.add(record)
         self.kinds[record.get("kind") or "?"][record["outcome"]] += 1
+        if record.get("start"):
+            self.starts[record["start"]] += 1
         message = str(record.get("message") or "")
         if record["outcome"] == "not_run" and message.startswith(UNUSABLE):
             self.unusable = self.unusable or message.removeprefix(UNUSABLE)  # a worker's word
