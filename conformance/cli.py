@@ -275,12 +275,13 @@ def _on_engine(args: argparse.Namespace, command: str, run_cli: Callable[..., in
 def report(args: argparse.Namespace) -> int:
     from conformance.reports.html import render_html
     from conformance.reports.markdown import render_markdown
+    from conformance.reports.printable import printable
     from conformance.reports.reader import ReportFileError, load_report
 
     try:
         reports = [load_report(path) for path in args.reports]
     except ReportFileError as exc:
-        print(f"durak-conformance report: {exc}", file=sys.stderr)
+        print(f"durak-conformance report: {printable(exc)}", file=sys.stderr)
         return 2
     if args.html:
         page = render_html(reports, _rule_titles())

@@ -58,13 +58,16 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON (RFC 8259 has no NaN or Infinity); write a number")
 
 
-def loads(text: str | bytes, *, limit: int = MAX_NESTING, constants: bool = False) -> Any:
+def loads(
+    text: str | bytes, *, limit: int = MAX_NESTING, constants: bool = False, **options: Any
+) -> Any:
     """``json.loads`` refusing text nested deeper than ``limit`` (:class:`TooDeep`) and, unless
-    ``constants``, the non-JSON constants NaN and Infinity. Raises ``ValueError`` (or
-    ``UnicodeDecodeError``, a subclass) for anything that is not acceptable JSON."""
+    ``constants``, the non-JSON constants NaN and Infinity; ``options`` go to ``json.loads``.
+    Raises ``ValueError`` (or ``UnicodeDecodeError``, a subclass) for anything that is not
+    acceptable JSON."""
     depth = nesting_depth(text, limit)
     if depth > limit:
         raise TooDeep(depth, limit)
-    if constants:
-        return json.loads(text)
-    return json.loads(text, parse_constant=_refuse_constant)
+    if not constants:
+        options["parse_constant"] = _refuse_constant
+    return json.loads(text, **options)

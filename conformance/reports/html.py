@@ -40,12 +40,15 @@ from conformance.reports.page import (
     tally,
     unlocks,
 )
+from conformance.reports.printable import printable
 from conformance.reports.reader import LoadedReport
 from conformance.reports.report import FAILING, FINAL_OUTCOMES
 
 
 def esc(value: Any) -> str:
-    return escape(str(value), quote=True)
+    """Report text as HTML: markup escaped, control characters and surrogates shown as escapes
+    (an engine's text may carry ESC or BEL, and a lone surrogate cannot be written as UTF-8)."""
+    return escape(printable(value), quote=True)
 
 
 CSS = """

@@ -21,18 +21,20 @@ from conformance.reports.page import (
     tally,
     unlocks,
 )
+from conformance.reports.printable import printable
 from conformance.reports.reader import LoadedReport
 from conformance.reports.report import FINAL_OUTCOMES
 
 
 def _md(value: Any) -> str:
-    """Text safe in a Markdown table cell (GitHub renders inline HTML, so escape it too)."""
-    return escape(str(value), quote=False).replace("|", "\\|").replace("\n", " ")
+    """Text safe in a Markdown table cell (GitHub renders inline HTML, so escape it too; control
+    characters and surrogates are shown escaped)."""
+    return escape(printable(value), quote=False).replace("|", "\\|").replace("\n", " ")
 
 
 def _code(value: Any) -> str:
     """A Markdown code span (no HTML inside is rendered; a backtick would end it)."""
-    return "`" + str(value).replace("`", "'").replace("|", "\\|").replace("\n", " ") + "`"
+    return "`" + printable(value).replace("`", "'").replace("|", "\\|").replace("\n", " ") + "`"
 
 
 def _md_table(head: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from conformance.contract.bounded_json import TooDeep, loads
 from conformance.reports.report import FINAL_OUTCOMES
 
 _KINDS = ("header", "engine", "case", "summary")
@@ -120,7 +121,9 @@ def _read_text(path: Path) -> str:
 def _parse_line(path: Path, number: int, lines: list[str], text: str) -> dict[str, Any]:
     """Line ``number`` as a JSON object; a line cut off by an interrupted run is said so."""
     try:
-        record = json.loads(lines[number - 1])
+        record = loads(lines[number - 1], constants=True)
+    except TooDeep as exc:
+        raise ReportFileError(path, number, f"{exc}; a report line is not nested so deep") from None
     except json.JSONDecodeError as exc:
         last = all(not rest.strip() for rest in lines[number:])
         cut = (

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.contract import canonical
+from conformance.contract.bounded_json import loads
 from conformance.contract.cards import deck as canonical_deck
 from conformance.contract.schemas import validator
 from conformance.contract.seats import TEAM_PLAYERS, max_players
@@ -196,7 +197,7 @@ def load_record(path: Path | str) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise RecordError(path, "", f"the file is not UTF-8 ({exc.reason})") from None
     try:
-        record = json.loads(text, object_pairs_hook=_no_duplicate_keys)
+        record = loads(text, constants=True, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
         raise RecordError(
             path, f"line {exc.lineno} column {exc.colno}", f"not JSON: {exc.msg}"
@@ -204,7 +205,7 @@ def load_record(path: Path | str) -> dict[str, Any]:
     except ValueError as exc:
         raise RecordError(path, "", f"not a valid record: {exc}") from None
     if not isinstance(record, dict):
-        raise RecordError(path, "/", f"a record is a JSON object, not a {type(record).__name__}")
+        raise RecordError(path, "", f"a record is a JSON object, not a {type(record).__name__}")
     if record.get("version", RECORD_VERSION) != RECORD_VERSION:
         raise RecordError(
             path,

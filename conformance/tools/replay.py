@@ -23,6 +23,7 @@ from typing import Any
 from conformance.contract import canonical
 from conformance.engines.base import Engine, ErrorResult
 from conformance.engines.gating import HelloError, Support
+from conformance.reports.printable import printable, printable_line
 from conformance.suite.cases import CaseResult, CaseRunner
 from conformance.suite.compile import record_case
 from conformance.suite.loader import Case
@@ -183,9 +184,9 @@ def format_result(result: ReplayResult, *, verbose: bool = False) -> str:
     """The report of one replay: one line when it passed, a block when it did not."""
     head = f"{result.outcome.upper():11} {result.name}"
     if result.outcome == "passed":
-        return f"{head} ({result.moves_total} moves)"
+        return printable(f"{head} ({result.moves_total} moves)")
     if result.outcome in ("unsupported", "broken"):
-        return f"{head}: {result.message}"
+        return printable(f"{head}: {result.message}")
     lines = [f"{head}", f"  at {result.where}: {result.message}"]
     if result.move is not None:
         lines.append(f"  move:     {canonical.canonical_move(result.move)}")
@@ -211,7 +212,7 @@ def format_result(result: ReplayResult, *, verbose: bool = False) -> str:
             lines.append("    " + canonical.dumps(result.state_before))
     if verbose and result.diagnostics:
         lines.append(f"  diagnostics: {canonical.dumps(result.diagnostics)}")
-    return "\n".join(lines)
+    return printable("\n".join(lines))  # the engine's messages, shown, never acted on
 
 
 # ---------------------------------------------------------------------------------- CLI
@@ -245,12 +246,12 @@ def run_cli(engine: Engine, args: argparse.Namespace, out: Any = None) -> int:
         return 2
     hello = engine.hello()
     if isinstance(hello, ErrorResult):
-        print(f"durak-conformance replay: hello failed: {hello}", file=sys.stderr)
+        print(f"durak-conformance replay: hello failed: {printable(hello)}", file=sys.stderr)
         return 2
     try:
         support = Support.from_hello(hello)
     except HelloError as exc:
-        print(f"durak-conformance replay: {exc}", file=sys.stderr)
+        print(f"durak-conformance replay: {printable(exc)}", file=sys.stderr)
         return 2
     runner = CaseRunner(engine, support)
     results: list[ReplayResult] = []
@@ -267,7 +268,7 @@ def run_cli(engine: Engine, args: argparse.Namespace, out: Any = None) -> int:
     tally: dict[str, int] = {}
     for result in results:
         tally[result.outcome] = tally.get(result.outcome, 0) + 1
-    engine_name = hello.get("engine", {}).get("name", "?")
+    engine_name = printable_line(hello.get("engine", {}).get("name", "?"))
     summary = ", ".join(f"{tally[o]} {o}" for o in OUTCOMES if o in tally)
     print(f"{len(results)} record(s) on {engine_name} ({engine.describe()}): {summary}", file=out)
     if args.json:
