@@ -21,7 +21,13 @@ import pytest
 from conformance.plugin.info import case_info
 from conformance.plugin.items import CaseFailure, CaseItem, case_record, judged_record
 from conformance.plugin.session import DurakSession, durak_session
-from conformance.reports.report import FAILING, FINAL_OUTCOMES, Tally, summary_lines
+from conformance.reports.report import (
+    FAILING,
+    FINAL_OUTCOMES,
+    Tally,
+    failure_text,
+    summary_lines,
+)
 
 #: The outcomes the expected-failure list judges: the case was sent and told something.
 JUDGED = ("passed", "failed", "error", "broken")
@@ -140,11 +146,20 @@ def annotate(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.Test
     record = base_record(item, call, report, info)
     if record["base_outcome"] == "error":
         session.fault_seen()
+    if report.failed and _judged_scenario(item) and item.config.option.tbstyle == "auto":
+        # the scenario's failure block, as a fixture's reads; pytest's traceback of the step
+        # definitions says nothing about the engine (``--tb=long`` shows it again)
+        report.longrepr = failure_text(record)
     apply_xfail(session, record, report)
     report.durak_record = record
     if not session.hello_sent and session.hello is not None:
         report.durak_hello = session.hello
         session.hello_sent = True
+
+
+def _judged_scenario(item: pytest.Item) -> bool:
+    """Whether a Gherkin scenario item reached the judge (its game holds the case result)."""
+    return getattr(getattr(item, "durak_game", None), "case_result", None) is not None
 
 
 def incomplete(tally: Tally, min_share: float) -> bool:

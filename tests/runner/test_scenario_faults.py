@@ -57,3 +57,18 @@ def test_an_observation_refused_while_hello_claims_observe_fails(tmp_path):
     record = run_scenarios(tmp_path, "no-observe", OBSERVING)[OBSERVING]
     assert record["outcome"] == "failed"
     assert "unsupported" in record["message"] and "hello" in record["message"]
+
+
+def test_a_failing_scenario_shows_its_failure_block_not_a_traceback(capsys):
+    """Issue 14 item 1: a failing scenario prints what a failing fixture prints (case ID and
+    feature file:line, rules, the step, expected against actual), without pytest's traceback of
+    the step definitions unless ``--tb`` asks for one."""
+    scenario = "beat-a-trump-may-be-spent-although-a-club-would-do"
+    argv = ["run", "--no-fixtures", "--engine", "python:wrong_engine:make", "--case", scenario]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert f"case {scenario}  (features/beat.feature:" in out
+    assert "rules: R-BEAT-2" in out and "expected: " in out and "actual: " in out
+    assert "fixturefunc" not in out and "Traceback" not in out
+    assert main([*argv, "--", "--tb=long"]) == 1
+    assert "fixturefunc" in capsys.readouterr().out
