@@ -21,6 +21,7 @@ import pytest
 from conformance.plugin.info import case_info
 from conformance.plugin.items import CaseFailure, CaseItem, case_record, judged_record
 from conformance.plugin.session import DurakSession, durak_session
+from conformance.reports.causes import cause_json, cause_lines, cause_of, groups
 from conformance.reports.report import (
     FAILING,
     FINAL_OUTCOMES,
@@ -146,6 +147,9 @@ def annotate(item: pytest.Item, call: pytest.CallInfo[None], report: pytest.Test
     record = base_record(item, call, report, info)
     if record["base_outcome"] == "error":
         session.fault_seen()
+    cause = cause_of(record)
+    if cause is not None:
+        record["cause"] = cause_json(cause)
     if report.failed and _judged_scenario(item) and item.config.option.tbstyle == "auto":
         # the scenario's failure block, as a fixture's reads; pytest's traceback of the step
         # definitions says nothing about the engine (``--tb=long`` shows it again)
@@ -196,6 +200,7 @@ def finish(
                 **state.tally.as_json(),
                 "kinds": {kind: dict(counts) for kind, counts in sorted(state.kinds.items())},
                 "starts": dict(state.starts),
+                "causes": [group.to_json() for group in groups(state.failing)],
                 "failing": state.tally.failing,
                 "exitstatus": int(exitstatus),
                 **({"engine_unusable": state.unusable} if state.unusable else {}),
@@ -246,6 +251,8 @@ def terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
         write(setup_line(state.starts))
     if any(state.tally.totals[o] for o in FAILING):
         write("a failing case shows its case id, rules, step, expected and actual above")
+        for line in cause_lines(groups(state.failing)):
+            write(line)
     if state.unusable:
         write(
             f"ENGINE UNUSABLE: {state.unusable}. No case ran: every selected case is reported "

@@ -76,6 +76,8 @@ class DurakSession:
         self.kinds: dict[str, Counter[str]] = defaultdict(Counter)
         #: the selected cases by what they need to start (plugin.items.START_FORMS)
         self.starts: Counter[str] = Counter()
+        #: ``id`` and ``cause`` of each failing record, for the root-cause groups
+        self.failing: list[dict[str, Any]] = []
         self.results: dict[str, tuple[bool, str | None] | None] = {}
         self.engine_record: dict[str, Any] | None = None
         self.json: JsonReport | None = None
@@ -197,6 +199,8 @@ class DurakSession:
         self.kinds[record.get("kind") or "?"][record["outcome"]] += 1
         if record.get("start"):
             self.starts[record["start"]] += 1
+        if record.get("cause"):
+            self.failing.append({"id": record["id"], "cause": record["cause"]})
         message = str(record.get("message") or "")
         if record["outcome"] == "not_run" and message.startswith(UNUSABLE):
             self.unusable = self.unusable or message.removeprefix(UNUSABLE)  # a worker's word

@@ -54,7 +54,11 @@ def judge_perft(run: CaseRun, step: Step) -> None:
         message += f"; the divide differs under {len(differ)} first move(s)"
     descent = _descent(run, depth) if nodes <= DESCENT_MAX_NODES else None
     if descent is not None:
-        actual["descent"] = {"path": descent.path, "text": descent.text()}
+        actual["descent"] = {
+            "path": descent.path,
+            "text": descent.text(),
+            **{k: getattr(descent, k) for k in ("extra", "missing", "rules") if getattr(descent, k)},
+        }
         message += f"; first divergence {descent.text()}"
     raise StepFailed(message, body, actual, signature=f"perft({depth}) differs")
 

@@ -1,0 +1,103 @@
+"""Root-cause groups (issue 14 item 2): failing cases with the same difference are one cause,
+named in words that hold for every case and by the rule that decides it, in the terminal summary
+and the JSON summary. Expected causes are worked from the rules: a pass while an attack card lies
+unbeaten breaks R-THROW-5 (spec/rules.md); the test engine wrong_engine.py lets no trump beat a
+plain card, which R-BEAT-1 allows."""
+
+from __future__ import annotations
+
+from conformance.cli import main
+from conformance.reports.causes import Cause, cause_of, describe, groups
+from conformance.reports.report import read_report
+from reference_impl import api
+
+from .helpers import ENGINES, engine_env
+
+PASS = {"player": 0, "action": "pass"}
+
+
+def _unbeaten_state() -> dict:
+    """A 2-player game after the opening attack: one attack card lies unbeaten."""
+    state = api.new_game("podkidnoy", 2, seed=3)
+    attack = next(m for m in api.legal_moves(state) if m["action"] == "attack")
+    return api.apply(state, attack)
+
+
+def _failed(case_id: str, actual: dict, state: dict, step: dict) -> dict:
+    return {
+        "id": case_id,
+        "outcome": "failed",
+        "actual": actual,
+        "state_before": state,
+        "step": step,
+        "signature": "step 3 legal: wrong set",
+        "rules": ["R-BOUT-1"],
+    }
+
+
+def test_an_extra_move_is_named_by_its_action_its_table_and_the_rule_it_breaks():
+    state = _unbeaten_state()
+    attacker = state["bout"]["attacker"]
+    extra = {**PASS, "player": attacker}
+    records = [
+        _failed(f"case-{n}", {"extra": [extra], "missing": []}, state, {"legal": []})
+        for n in range(3)
+    ]
+    (group,) = groups(records)
+    assert group.cause == Cause(
+        "the engine lists pass while a card lies unbeaten, which the rules forbid", ("R-THROW-5",)
+    )
+    assert group.cases == ["case-0", "case-1", "case-2"]
+    assert group.line().startswith("1 cause, 3 cases: the engine lists pass while a card lies")
+
+
+def test_beats_are_told_apart_by_what_lies_on_what():
+    state = {"trump": "7D", "table": [{"attack": "AS", "by": 0, "defence": None}]}
+    beat = {"player": 1, "action": "beat", "target": "AS"}
+    assert describe({**beat, "card": "6D"}, state) == "beat (a trump on a plain card)"
+    assert describe({**beat, "card": "KS"}, state) == "beat (a card of the suit on its suit)"
+    assert describe({**beat, "card": "KH"}, state) == "beat (a card of another plain suit)"
+    assert describe({**beat, "target": "9D", "card": "TD"}, state) == "beat (a trump on a trump)"
+    assert describe({**beat, "card": "AH2"}, {"trump": "7H2"}) == "beat (a trump on a plain card)"
+    assert describe({"action": "take"}, {"table": []}) == "take on an empty table"
+
+
+def test_passing_faults_and_broken_cases_have_their_own_causes():
+    assert cause_of({"id": "x", "outcome": "passed"}) is None
+    crash = {
+        "id": "x",
+        "outcome": "error",
+        "message": "step 2 move: the engine failed on apply: crash: the engine exited",
+    }
+    assert cause_of(crash).text == "the engine fails: crash"
+    assert "cannot be read" in cause_of({"id": "x", "outcome": "broken"}).text
+    wrong_field = {
+        "id": "x",
+        "outcome": "failed",
+        "signature": "step 4 expect: state differs at /players/1/hand, /bout/number",
+        "actual": {},
+        "step": {"expect": {}},
+    }
+    assert cause_of(wrong_field).text == "expect: state differs at /players/*/hand, /bout/number"
+
+
+def test_a_run_groups_its_failures_by_cause(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PYTHONPATH", engine_env()["PYTHONPATH"])
+    monkeypatch.syspath_prepend(str(ENGINES))
+    report = tmp_path / "wrong.jsonl"
+    argv = ["run", "--engine", "python:wrong_engine:make", "--area", "BEAT", "--json", str(report)]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    found = read_report(report)
+    failing = [c for c in found["cases"] if c["outcome"] == "failed"]
+    causes = found["summary"]["causes"]
+    assert sum(len(group["cases"]) for group in causes) == len(failing) > 5
+    biggest = causes[0]
+    assert (
+        biggest["cause"]
+        == "the engine misses beat (a trump on a plain card), which the rules allow"
+    )
+    assert biggest["rules"] == ["R-BEAT-1"] and len(biggest["cases"]) > len(failing) / 2
+    assert all(c["cause"]["text"] for c in failing)
+    assert f"root causes: {len(causes)} for {len(failing)} failing cases" in out
+    assert f"1 cause, {len(biggest['cases'])} cases: the engine misses beat (a trump" in out
