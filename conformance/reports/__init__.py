@@ -1,0 +1,1 @@
+"""Reports of a run: the JSON Lines file, its reader, the HTML and Markdown page."""
