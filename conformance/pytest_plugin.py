@@ -151,6 +151,14 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
 ) -> None:
+    if config.getoption("durak_engine") and not any(info.case_info(i) for i in items):
+        # an engine named and no case of the suite collected: never a silent green run
+        raise pytest.UsageError(
+            "--durak-engine names an engine, but no case of the suite was collected: the suite "
+            "lives in the installed package, not in this project. Run it with `durak-conformance "
+            "run --engine CMD` (pytest options go after `--`), or pass your own fixture folder "
+            "with --durak-fixtures DIR."
+        )
     info.select(config, items)
 
 
