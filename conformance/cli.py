@@ -99,7 +99,9 @@ def _run_arguments(parser: argparse.ArgumentParser) -> None:
         "--update-xfail", action="store_true", help="rewrite --xfail from this run's failures"
     )
     out.add_argument("--json", metavar="PATH", help="JSON Lines report, written as cases finish")
-    out.add_argument("--junitxml", metavar="PATH", help="JUnit XML report")
+    out.add_argument(
+        "--junitxml", metavar="PATH", help="JUnit XML report (the strict schema Jenkins checks)"
+    )
     out.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
     out.add_argument(
         "--min-share",
@@ -197,7 +199,7 @@ def pytest_arguments(args: argparse.Namespace) -> list[str] | str:
     if args.json:
         argv += ["--durak-json", args.json]
     if args.junitxml:
-        argv += ["--junitxml", args.junitxml]
+        argv += ["--durak-junit", args.junitxml]
     if args.exitfirst:
         argv.append("-x")
     if args.min_share is not None:

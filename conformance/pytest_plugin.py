@@ -3,7 +3,7 @@
 It turns YAML fixture files, game records and perft positions into pytest items, runs them (and
 the Gherkin scenarios of ``conformance.bdd``) against the engine chosen with ``--durak-engine``,
 gates cases on the engine's ``hello``, applies an expected-failure list, and writes the reports.
-pytest gives the rest: ``-k``, ``-x``, ``--junitxml``, ``-n`` (pytest-xdist).
+pytest gives the rest: ``-k``, ``-x``, ``-n`` (pytest-xdist).
 
 The plugin is inert unless asked: files are collected only under their roots (the packaged
 ``conformance/fixtures``, ``conformance/records`` and ``conformance/perft``, or folders given with
@@ -98,6 +98,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="rewrite the --durak-xfail list from this run's failures",
     )
     group.addoption("--durak-json", metavar="PATH", help="write a JSON Lines report to PATH")
+    group.addoption(
+        "--durak-junit",
+        metavar="PATH",
+        help="write JUnit XML (the strict schema: rules, location and cause in system-out)",
+    )
     group.addoption(
         "--durak-min-share",
         type=float,

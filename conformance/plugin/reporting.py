@@ -22,6 +22,7 @@ from conformance.plugin.info import case_info
 from conformance.plugin.items import CaseFailure, CaseItem, case_record, judged_record
 from conformance.plugin.session import DurakSession, durak_session
 from conformance.reports.causes import cause_json, cause_lines, cause_of, groups
+from conformance.reports.junit import write_junit
 from conformance.reports.report import (
     FAILING,
     FINAL_OUTCOMES,
@@ -206,6 +207,8 @@ def finish(
                 **({"engine_unusable": state.unusable} if state.unusable else {}),
             }
         )
+    if state.junit_path:
+        write_junit(state.junit_path, state.records, state.engine_record, state.describe())
     if state.xfail is not None and session.config.getoption("durak_update_xfail"):
         updated = state.xfail.updated(state.results)
         updated.save()

@@ -78,6 +78,9 @@ class DurakSession:
         self.starts: Counter[str] = Counter()
         #: ``id`` and ``cause`` of each failing record, for the root-cause groups
         self.failing: list[dict[str, Any]] = []
+        #: the final records, kept for ``--durak-junit`` only
+        self.junit_path: str | None = config.getoption("durak_junit")
+        self.records: list[dict[str, Any]] = []
         self.results: dict[str, tuple[bool, str | None] | None] = {}
         self.engine_record: dict[str, Any] | None = None
         self.json: JsonReport | None = None
@@ -201,6 +204,8 @@ class DurakSession:
             self.starts[record["start"]] += 1
         if record.get("cause"):
             self.failing.append({"id": record["id"], "cause": record["cause"]})
+        if self.junit_path:
+            self.records.append(record)
         message = str(record.get("message") or "")
         if record["outcome"] == "not_run" and message.startswith(UNUSABLE):
             self.unusable = self.unusable or message.removeprefix(UNUSABLE)  # a worker's word
