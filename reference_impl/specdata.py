@@ -174,6 +174,8 @@ MAX_YAML_DEPTH = 64
 #: anchor's node and everything under it; nine aliases of nine aliases of ... is a "billion
 #: laughs" bomb that a half-kilobyte file can hold)
 MAX_ALIAS_NODES = 10_000
+#: the longest integer read (Python's own limit on reading integers from text is 4300 digits)
+MAX_NUMBER_DIGITS = 4000
 
 
 class _Budget:
@@ -206,6 +208,14 @@ class _Budget:
                 )
             self._add(size, None)
         elif isinstance(event, yaml.ScalarEvent):
+            if event.style is None and len(event.value) > MAX_NUMBER_DIGITS:
+                digits = event.value.lstrip("+-").replace("_", "")
+                if digits.isdigit():  # Python refuses to read an integer this long
+                    self._refuse(
+                        yaml,
+                        event,
+                        f"a number of {len(digits)} digits; at most {MAX_NUMBER_DIGITS} are read",
+                    )
             self._add(1, event.anchor)
 
     def _add(self, size: int, anchor) -> None:

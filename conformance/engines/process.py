@@ -323,7 +323,7 @@ class SubprocessEngine(Engine):
                 return
         if self._proc is not None:
             self._stop_child()
-        reaping.become_subreaper()  # orphans of the engine's tree come to the runner, not init
+        reaping.engine_started()  # from now on orphans of its tree come to the runner, not init
         try:
             self._proc = subprocess.Popen(
                 self.argv,
@@ -335,6 +335,7 @@ class SubprocessEngine(Engine):
                 start_new_session=True,  # its own process group, killed as a whole
             )
         except OSError as exc:
+            reaping.engine_stopped()
             raise _Fault(
                 "crash", f"cannot start the engine {self.command!r}: {exc}", restart=False
             ) from None
@@ -525,6 +526,7 @@ class SubprocessEngine(Engine):
             info["exit_status"] = None
         finally:
             left = reaping.kill_all({**self._descendants, **reaping.adopted(self._token)})
+            reaping.engine_stopped()
             self._descendants.clear()
             if left:
                 info["descendants_left"] = left

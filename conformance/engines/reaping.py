@@ -1,10 +1,10 @@
 """Every process an engine starts ends with it, descendants included.
 
 Killing the engine's process group is not enough: a grandchild that calls ``setsid()`` leaves the
-group (and the session), and one whose parent exits is handed to init, out of reach. So on Linux
-the runner makes itself the *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``): orphans of the
-engine's tree are handed to the runner instead of init, and the runner reaps them, so none is left
-a zombie. The engine's descendants are found by walking the ``PPid`` links of ``/proc`` from the
+group (and the session), and one whose parent exits is handed to init, out of reach. So on Linux,
+while an engine child runs, the runner is the *child subreaper* (``prctl(PR_SET_CHILD_SUBREAPER)``):
+orphans of the engine's tree are handed to the runner instead of init, and the runner kills and
+reaps them, so none is left running or a zombie. The engine's descendants are found by walking the ``PPid`` links of ``/proc`` from the
 engine's pid, both while it runs and when it is stopped; each is remembered with its start time,
 so a pid the system has since given to an unrelated process is never signalled. A descendant whose
 parent exited before it was seen (a double-forked daemon) is recognised among the runner's adopted
@@ -29,19 +29,32 @@ from pathlib import Path
 MARK = "DURAK_CONFORMANCE_ENGINE"
 _PR_SET_CHILD_SUBREAPER = 36
 _PROC = Path("/proc")
-_subreaper: bool | None = None
+_live = 0  # engine children running now, of every SubprocessEngine of this process
 
 
-def become_subreaper() -> bool:
-    """Make this process the subreaper of its descendants (once); True when it is one."""
-    global _subreaper
-    if _subreaper is None:
-        _subreaper = False
-        if sys.platform.startswith("linux"):
-            with contextlib.suppress(OSError, AttributeError):
-                libc = ctypes.CDLL(None, use_errno=True)
-                _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-    return _subreaper
+def engine_started() -> None:
+    """An engine child was started: while any runs, this process is the subreaper (Linux), so
+    orphans of an engine's tree come to it rather than to init. Pair with :func:`engine_stopped`.
+    """
+    global _live
+    _live += 1
+    if _live == 1:
+        _set_subreaper(1)
+
+
+def engine_stopped() -> None:
+    """An engine child was stopped; with the last one the subreaper role is given up again, so
+    a process running engines now and then does not collect other programs' orphans."""
+    global _live
+    _live = max(0, _live - 1)
+    if _live == 0:
+        _set_subreaper(0)
+
+
+def _set_subreaper(on: int) -> None:
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, on, 0, 0, 0)
 
 
 def _stat(pid: int) -> tuple[int, int, bool] | None:

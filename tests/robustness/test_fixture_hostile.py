@@ -170,3 +170,9 @@ def test_a_refused_start_is_left_to_the_engine(tmp_path):
     )
     cases, problems = load_file(path)
     assert problems == [] and [c.id for c in cases] == ["refused"]
+
+
+def test_an_integer_too_long_to_read_is_refused_at_its_line(tmp_path):
+    path = tmp_path / "number.yaml"
+    path.write_text("id: x\ndescription: y\nrules: [R-DEAL-1]\nplayers: " + "9" * 5000 + "\n")
+    one_problem(path, 4, "a number of 5000 digits")
