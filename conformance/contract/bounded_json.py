@@ -20,7 +20,7 @@ import re
 from itertools import accumulate
 from typing import Any
 
-#: The deepest nesting of arrays and objects accepted (spec/protocol.md P-2).
+#: The deepest nesting of arrays and objects accepted (spec/protocol.md P-6).
 MAX_NESTING = 100
 
 # A JSON string (with its escapes), removed before brackets are counted: a "[" inside a string
