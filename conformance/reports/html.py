@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
+from conformance.reports.causes import groups
 from conformance.reports.page import (
     HEADLINE,
     area_of,
@@ -416,6 +417,39 @@ def _unsupported_section(reports: Sequence[LoadedReport], labels: Sequence[str])
     return "".join(out)
 
 
+def _causes_section(
+    reports: Sequence[LoadedReport], labels: Sequence[str], anchors: _Anchors
+) -> str:
+    """The failing cases of each engine grouped by root cause (:mod:`conformance.reports.causes`),
+    biggest first, each case linked to its failure block: one bug reads as one line."""
+    out = ["<h2 id='causes'>Root causes</h2>"]
+    for column, (report, label) in enumerate(zip(reports, labels, strict=True)):
+        found = groups(failing_cases(report))
+        out.append(f"<h3>{esc(label)}: {len(found)} cause(s)</h3>")
+        if not found:
+            out.append("<p>None.</p>")
+            continue
+        rows = []
+        for group in found:
+            links = ", ".join(
+                f'<a href="#{anchors.ids[(column, case)]}">{esc(case)}</a>'
+                if (column, case) in anchors.ids
+                else esc(case)
+                for case in group.cases[:12]
+            )
+            more = f" and {len(group.cases) - 12} more" if len(group.cases) > 12 else ""
+            rows.append(
+                [
+                    str(len(group.cases)),
+                    esc(group.cause.text),
+                    esc(", ".join(group.cause.rules)),
+                    links + more,
+                ]
+            )
+        out.append(_table(["cases", "cause", "rules", "which"], rows, "causes"))
+    return "".join(out)
+
+
 def _failures_section(
     reports: Sequence[LoadedReport], labels: Sequence[str], anchors: _Anchors
 ) -> str:
@@ -444,7 +478,8 @@ def render_html(
         "<p><a href='#engines'>Engines</a> · <a href='#areas'>By rule area</a> · "
         "<a href='#options'>By option value</a> · <a href='#rules'>Rules</a> · "
         + ("<a href='#differences'>Differences</a> · " if len(reports) > 1 else "")
-        + "<a href='#unsupported'>Unsupported</a> · <a href='#failures'>Failing cases</a></p>"
+        + "<a href='#unsupported'>Unsupported</a> · <a href='#causes'>Root causes</a> · "
+        "<a href='#failures'>Failing cases</a></p>"
     )
     legend = (
         "<p class='small'>Cells: passed/run, where run counts passed, expected failures "
@@ -476,6 +511,7 @@ def render_html(
         _rules_section(reports, labels, rule_titles, anchors),
         _differences_section(reports, labels, anchors),
         _unsupported_section(reports, labels),
+        _causes_section(reports, labels, anchors),
         _failures_section(reports, labels, anchors),
         "</body></html>\n",
     ]

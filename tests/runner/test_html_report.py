@@ -438,3 +438,21 @@ def test_unsupported_cases_say_what_would_unlock_them(small_reports):
     heading = section_after(root, "unsupported", "h3")
     assert "ran 1 of 3 cases" in heading.text
     assert "| 3 players with deck 24 | 1 |" in render_markdown([classic])
+
+
+def test_root_causes_group_the_failing_cases_and_link_them(page, reports):
+    """Issue 14 item 2 on the page: the wrong engine's failures (no trump beats a plain card,
+    which R-BEAT-1 allows) read as one big cause whose cases link to their failure blocks."""
+    root = parse(page)
+    table = section_after(root, "causes")
+    rows = [
+        [c for c in tr.children if isinstance(c, Node)] for tr in table.find("tbody").iter("tr")
+    ]
+    wrong = load_report(reports["wrong"])
+    failing = [case for case in wrong.cases if case["outcome"] == "failed"]
+    assert sum(int(row[0].text) for row in rows) == len(failing)
+    count, cause, rules, which = rows[0]
+    assert cause.text == "the engine misses beat (a trump on a plain card), which the rules allow"
+    assert rules.text == "R-BEAT-1" and int(count.text) > len(failing) / 2
+    blocks = failure_blocks(root)
+    assert all(a.attrs["href"][1:] in blocks for a in which.iter("a"))
