@@ -68,3 +68,21 @@ def zombie_children() -> list[int]:
         if fields[0] == "Z" and int(fields[1]) == me:
             zombies.append(int(entry.name))
     return zombies
+
+
+def run_without_features(tmp_path: Path, *args: str) -> tuple[int, dict]:
+    """``durak-conformance run --no-features`` with ``args`` in this process; its exit status
+    and its JSON report, read back."""
+    import time
+
+    from conformance.cli import main
+    from conformance.reports.report import read_report
+
+    report = tmp_path / f"report-{time.monotonic_ns()}.jsonl"
+    status = main(["run", "--no-features", "--json", str(report), *args])
+    return status, read_report(report)
+
+
+def by_id(report: dict) -> dict[str, dict]:
+    """The report's cases by ID."""
+    return {case["id"]: case for case in report["cases"]}

@@ -5,17 +5,14 @@ expected-failure list; a malformed position fails alone."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 import yaml
 
-from conformance.cli import main
-from conformance.reports.report import read_report
 from conformance.suite import POSITIONS_DIR
 from conformance.tools.perft import load_positions
 
-from .helpers import ENGINES, engine_env
+from .helpers import ENGINES, by_id, engine_env
+from .helpers import run_without_features as run
 
 POSITION = "podkidnoy-2p-endgame"
 FIXTURE = "attack-limit-a-six-five-first"
@@ -26,16 +23,6 @@ TEAMS = {"teams-2v2-endgame", "teams-2v2-deal", "teams-3v3-deal", "teams-2v2v2-d
 def _engines_importable(monkeypatch):
     monkeypatch.setenv("PYTHONPATH", engine_env()["PYTHONPATH"])
     monkeypatch.syspath_prepend(str(ENGINES))
-
-
-def run(tmp_path, *args: str) -> tuple[int, dict]:
-    report = tmp_path / f"report-{time.monotonic_ns()}.jsonl"
-    status = main(["run", "--no-features", "--json", str(report), *args])
-    return status, read_report(report)
-
-
-def by_id(report: dict) -> dict[str, dict]:
-    return {case["id"]: case for case in report["cases"]}
 
 
 def test_every_packaged_position_marks_a_suite_depth_it_lists():

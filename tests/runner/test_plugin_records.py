@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 
 import pytest
 
-from conformance.cli import main
-from conformance.reports.report import read_report
 from conformance.suite import RECORDS_DIR
 from conformance.tools.record import load_record
 
-from .helpers import ENGINES, engine_env
+from .helpers import ENGINES, by_id, engine_env
+from .helpers import run_without_features as run
 
 RECORD = "podkidnoy-three-players-24"
 FIXTURE = "attack-limit-a-six-five-first"
@@ -25,16 +23,6 @@ FIXTURE = "attack-limit-a-six-five-first"
 def _engines_importable(monkeypatch):
     monkeypatch.setenv("PYTHONPATH", engine_env()["PYTHONPATH"])
     monkeypatch.syspath_prepend(str(ENGINES))
-
-
-def run(tmp_path, *args: str) -> tuple[int, dict]:
-    report = tmp_path / f"report-{time.monotonic_ns()}.jsonl"
-    status = main(["run", "--no-features", "--json", str(report), *args])
-    return status, read_report(report)
-
-
-def by_id(report: dict) -> dict[str, dict]:
-    return {case["id"]: case for case in report["cases"]}
 
 
 def test_a_record_selected_by_case_runs_with_the_shape_of_a_fixture(tmp_path, capsys):
