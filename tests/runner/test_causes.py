@@ -6,12 +6,11 @@ plain card, which R-BEAT-1 allows."""
 
 from __future__ import annotations
 
-from conformance.cli import main
 from conformance.reports.causes import Cause, cause_of, describe, groups
 from conformance.reports.report import read_report
 from reference_impl import api
 
-from .helpers import ENGINES, engine_env
+from .shared_runs import shared_run
 
 PASS = {"player": 0, "action": "pass"}
 
@@ -81,14 +80,11 @@ def test_passing_faults_and_broken_cases_have_their_own_causes():
     assert cause_of(wrong_field).text == "expect: state differs at /players/*/hand, /bout/number"
 
 
-def test_a_run_groups_its_failures_by_cause(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("PYTHONPATH", engine_env()["PYTHONPATH"])
-    monkeypatch.syspath_prepend(str(ENGINES))
-    report = tmp_path / "wrong.jsonl"
-    argv = ["run", "--engine", "python:wrong_engine:make", "--area", "BEAT", "--json", str(report)]
-    assert main(argv) == 1
-    out = capsys.readouterr().out
-    found = read_report(report)
+def test_a_run_groups_its_failures_by_cause(tmp_path_factory):
+    run = shared_run("wrong", tmp_path_factory)
+    assert run.status == 1
+    out = run.output
+    found = read_report(run.report)
     failing = [c for c in found["cases"] if c["outcome"] == "failed"]
     causes = found["summary"]["causes"]
     assert sum(len(group["cases"]) for group in causes) == len(failing) > 5

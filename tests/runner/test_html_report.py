@@ -23,7 +23,8 @@ from conformance.reports.page import cell
 from conformance.reports.reader import ReportFileError, load_report
 from conformance.tools.traceability import SpecIndex
 
-from .helpers import DATA, ENGINES, engine_env, misbehave_command, token
+from .helpers import DATA, engine_env, misbehave_command, token
+from .shared_runs import shared_run
 
 #: R-BEAT-1: a trump beats any card of another suit. The wrong engine breaks exactly that, so
 #: the packaged case showing a trump six beating a plain ace must fail on it, citing R-BEAT-1.
@@ -125,14 +126,10 @@ def failure_blocks(root: Node) -> dict[str, Node]:
 
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory) -> dict[str, Path]:
-    """Real reports: the packaged suite on the reference and the wrong engine."""
-    out = tmp_path_factory.mktemp("reports")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.syspath_prepend(str(ENGINES))
-        assert main(["run", "--json", str(out / "reference.jsonl")]) == 0
-        wrong = ["run", "--engine", "python:wrong_engine:make", "--json", str(out / "wrong.jsonl")]
-        assert main(wrong) == 1
-    return {"reference": out / "reference.jsonl", "wrong": out / "wrong.jsonl"}
+    """Real reports: the packaged suite on the reference and the wrong engine (shared runs)."""
+    runs = {name: shared_run(name, tmp_path_factory) for name in ("reference", "wrong")}
+    assert (runs["reference"].status, runs["wrong"].status) == (0, 1)
+    return {name: run.report for name, run in runs.items()}
 
 
 @pytest.fixture(scope="module")

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from conformance.cli import main
 from conformance.reports.junit import junit_tree
 
-from .helpers import ENGINES, engine_env
+from .shared_runs import shared_run
 
 #: What the strict schema allows: element -> (attributes, children).
 STRICT = {
@@ -57,20 +56,10 @@ def strict_problems(root) -> list[str]:
     return problems
 
 
-def test_a_run_writes_strict_junit_with_rules_for_every_form(tmp_path, monkeypatch):
-    monkeypatch.setenv("PYTHONPATH", engine_env()["PYTHONPATH"])
-    monkeypatch.syspath_prepend(str(ENGINES))
-    junit = tmp_path / "junit.xml"
-    argv = [
-        "run",
-        "--engine",
-        "python:wrong_engine:make",
-        "--area",
-        "BEAT",
-        "--junitxml",
-        str(junit),
-    ]
-    assert main(argv) == 1
+def test_a_run_writes_strict_junit_with_rules_for_every_form(tmp_path_factory):
+    run = shared_run("wrong", tmp_path_factory)
+    assert run.status == 1
+    junit = run.junit
     root = ET.parse(junit).getroot()
     assert strict_problems(root) == []
     (suite,) = root

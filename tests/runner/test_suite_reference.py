@@ -11,19 +11,18 @@ import pytest
 from conformance.cli import main
 from conformance.reports.report import read_report
 
+from .shared_runs import shared_run
+
 
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory):
-    out = tmp_path_factory.mktemp("suite")
-    runs = {}
-    for name, engine in (
-        ("inprocess", []),
-        ("serve", ["--engine", f"{sys.executable} -m conformance serve"]),
-    ):
-        path = out / f"{name}.jsonl"
-        status = main(["run", "--json", str(path), *engine])
-        runs[name] = (status, read_report(path))
-    return runs
+    reference = shared_run("reference", tmp_path_factory)
+    path = tmp_path_factory.mktemp("suite") / "serve.jsonl"
+    status = main(["run", "--json", str(path), "--engine", f"{sys.executable} -m conformance serve"])
+    return {
+        "inprocess": (reference.status, read_report(reference.report)),
+        "serve": (status, read_report(path)),
+    }
 
 
 def _judged(report):
