@@ -10,6 +10,8 @@ one failing item and runs everything else.
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -298,9 +300,35 @@ def _case_from(
     )
 
 
+#: (file, a digest of its bytes, rules_checked) -> what loading it gave
+_LOADED: dict[tuple[str, bytes, bool], tuple[list[Case], list[LoadProblem]]] = {}
+
+
 def load_file(
     path: Path | str, *, rules_checked: bool = True
 ) -> tuple[list[Case], list[LoadProblem]]:
+    """The cases of one fixture file and the problems found in it, read once per process while
+    the file's bytes are unchanged.
+
+    Why a cache: the packaged fixtures are read by every consumer in a process (the pytest
+    plugin's collection, the tools, the project's own test modules, several in-process runs), and
+    reading YAML with line numbers kept is the slow part; reading the bytes to compare them is
+    not. Callers get deep copies, so a caller that edits what it loaded cannot change what the
+    next one reads.
+    """
+    path = Path(path)
+    try:
+        digest = hashlib.blake2b(path.read_bytes(), digest_size=16).digest()
+    except OSError:
+        return _load_file(path, rules_checked=rules_checked)
+    key = (str(path), digest, rules_checked)
+    if key not in _LOADED:
+        _LOADED[key] = _load_file(path, rules_checked=rules_checked)
+    cases, problems = _LOADED[key]
+    return copy.deepcopy(cases), list(problems)
+
+
+def _load_file(path: Path, *, rules_checked: bool) -> tuple[list[Case], list[LoadProblem]]:
     """The cases of one fixture file and the problems found in it.
 
     A file that cannot be parsed is one problem. In a file with a ``cases`` list each case stands

@@ -33,6 +33,7 @@ def results():
     return out, stats
 
 
+@pytest.mark.slow
 def test_every_case_dealt_in_the_case_passes_in_sessions(results):
     out, stats = results
     dealt = {k: r for k, (c, r) in out.items() if not from_position(c.start)}
@@ -42,6 +43,7 @@ def test_every_case_dealt_in_the_case_passes_in_sessions(results):
     assert stats.counts["opened"] >= len(played) and stats.counts["stateless"] == 0
 
 
+@pytest.mark.slow
 def test_every_case_that_starts_from_a_position_is_left_unsupported(results):
     out, stats = results
     positioned = {k: r for k, (c, r) in out.items() if from_position(c.start) and not c.reached_by}
@@ -51,6 +53,7 @@ def test_every_case_that_starts_from_a_position_is_left_unsupported(results):
     assert stats.counts["unreached"] == 0  # the gate never sent the engine a state it lacks
 
 
+@pytest.mark.slow
 def test_a_position_case_with_a_route_passes_through_it(results):
     """A route (``reached_by``) is a deal and moves: the session engine plays them, and the
     case then runs from the position reached."""

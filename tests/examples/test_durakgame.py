@@ -33,6 +33,7 @@ except ImportError:  # pragma: no cover - the dev extra installs it
 ENGINE = f"{sys.executable} {ADAPTER}"
 
 
+@pytest.mark.slow
 def test_run_reports_the_duplicated_cards_under_the_rule_they_break(tmp_path):
     report = tmp_path / "durakgame.jsonl"
     status = main(["run", "--engine", ENGINE, "--json", str(report)])
@@ -56,6 +57,7 @@ def test_run_reports_the_duplicated_cards_under_the_rule_they_break(tmp_path):
     assert loaded["summary"]["executed"] >= 90  # 98 when this was written
 
 
+@pytest.mark.slow
 def test_fuzz_finds_both_pile_on_bugs_under_their_rules(tmp_path, capsys):
     status = main(
         ["fuzz", "--engine", ENGINE, "--seed", "5", "--game", "81", "--out", str(tmp_path)]

@@ -59,6 +59,7 @@ def converse(node: str, lines: list[str]) -> list[dict]:
     return answers
 
 
+@pytest.mark.slow
 def test_every_case_inside_the_claim_passes(tmp_path):
     node = need_node()
     report = tmp_path / "js.jsonl"

@@ -43,6 +43,7 @@ def run_suite(directory, engine: str | None = None) -> int:
 # ------------------------------------------------------------------ the reference against itself
 
 
+@pytest.mark.slow
 def test_reference_against_itself_in_process_finds_nothing(tmp_path, capsys):
     status, files = fuzz(
         tmp_path, "--engine", "reference", "--games", "12", "--seed", "7", "--players", "2", "3"
@@ -64,6 +65,7 @@ def test_reference_against_itself_with_varied_options_and_seeded_deals(tmp_path,
     assert files == []
 
 
+@pytest.mark.slow
 def test_reference_against_itself_through_serve_finds_nothing(tmp_path, capsys):
     status, files = fuzz(
         tmp_path, "--engine", serve(), "--games", "3", "--seed", "11", "--players", "2"
@@ -105,6 +107,7 @@ def _trump_over_plain(state: dict, move: dict) -> bool:
     return move["action"] == "beat" and move["card"][1] == trump and move["target"][1] != trump
 
 
+@pytest.mark.slow
 def test_wrong_engine_findings_are_fixtures_that_catch_it(tmp_path, capsys):
     """wrong_engine.py lets no trump beat a card of another suit. Every finding must be a valid,
     loadable fixture that the runner fails on the wrong engine and passes on the reference."""
@@ -150,6 +153,7 @@ def test_wrong_engine_findings_are_fixtures_that_catch_it(tmp_path, capsys):
     assert run_suite(tmp_path / "out", serve()) == 0
 
 
+@pytest.mark.slow
 def test_wrong_engine_through_serve_gives_the_same_findings(tmp_path, capsys):
     args = ["--games", "4", "--seed", "5", "--players", "2"]
     fuzz(tmp_path, "--engine", "python:wrong_engine:make", *args, out="inproc")
@@ -238,6 +242,7 @@ def test_findings_keep_the_shallowest_game(tmp_path):
 # ------------------------------------------------------------------ misbehaving engines
 
 
+@pytest.mark.slow
 def test_crashing_engine_is_a_finding_not_a_crash(tmp_path, capsys):
     tag = token()
     status, files = fuzz(

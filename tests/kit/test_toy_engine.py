@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from conformance.cli import main
 from conformance.reports.report import read_report
 
@@ -24,6 +26,7 @@ def test_the_toy_is_under_60_lines_and_keeps_no_bookkeeping():
     assert not {"number", "opener", "first_defence", "emptied"} & set(view["bout"])
 
 
+@pytest.mark.slow
 def test_the_toy_passes_the_podkidnoy_cases(tmp_path):
     report = tmp_path / "toy.jsonl"
     status = main(["run", "--engine", ENGINE, "--ruleset", "podkidnoy", "--json", str(report)])
@@ -32,6 +35,7 @@ def test_the_toy_passes_the_podkidnoy_cases(tmp_path):
     assert len(cases) > 300 and {c["outcome"] for c in cases} == {"passed"}
 
 
+@pytest.mark.slow
 def test_the_toy_agrees_with_the_reference_engine_in_random_games(tmp_path, capsys):
     status = main(["fuzz", "--engine", ENGINE, "--games", "12", "--seed", "2024", "--vary-options",
                    "--out", str(tmp_path)])

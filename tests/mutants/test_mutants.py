@@ -162,6 +162,7 @@ def test_docs_list_every_mutant():
 # --------------------------------------------------------------------------- the proof
 
 
+@pytest.mark.slow
 def test_the_suite_catches_every_mutant(tmp_path):
     jobs = max(2, min(4, os.cpu_count() or 2))
     verdicts = mutants.run_all(list(mutants.MUTANTS), jobs=jobs, root=tmp_path, scope="area")

@@ -147,6 +147,7 @@ def _label(game):
     return f"{name}-{players}p"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES, ids=[_label(g) for g in GAMES])
 @pytest.mark.parametrize("seed", SEEDS)
 def test_observations_leak_nothing_hidden(game, seed):

@@ -59,6 +59,7 @@ def test_there_are_positions_for_each_ruleset_family_and_player_count():
     assert {2, 3, 4, 6} <= {p.players for p in POSITIONS}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("position", POSITIONS, ids=IDS)
 def test_independent_counter_reproduces_every_expected_count(position):
     rules, pos = independent_start(position)
@@ -75,6 +76,7 @@ def engine():
         yield reference
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("position", POSITIONS, ids=IDS)
 def test_reference_engine_counts_match(engine, position):
     state = start_state(engine, position)
@@ -85,6 +87,7 @@ def test_reference_engine_counts_match(engine, position):
     assert got == {d: position.counts[d] for d in depths}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("position", POSITIONS, ids=IDS)
 def test_reference_divide_sums_to_perft_and_matches_the_independent_divide(engine, position):
     state = start_state(engine, position)

@@ -189,6 +189,7 @@ def test_decide_on_claims_alone():
     assert deck.blockers == ("deck 24",)
 
 
+@pytest.mark.slow
 def test_a_whole_run_of_a_narrow_engine_runs_its_share_and_fails_nothing(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(ENGINES))
     report = tmp_path / "narrow.jsonl"

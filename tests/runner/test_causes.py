@@ -6,6 +6,8 @@ plain card, which R-BEAT-1 allows."""
 
 from __future__ import annotations
 
+import pytest
+
 from conformance.reports.causes import Cause, cause_of, describe, groups
 from conformance.reports.report import read_report
 from reference_impl import api
@@ -80,6 +82,7 @@ def test_passing_faults_and_broken_cases_have_their_own_causes():
     assert cause_of(wrong_field).text == "expect: state differs at /players/*/hand, /bout/number"
 
 
+@pytest.mark.slow
 def test_a_run_groups_its_failures_by_cause(tmp_path_factory):
     run = shared_run("wrong", tmp_path_factory)
     assert run.status == 1

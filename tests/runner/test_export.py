@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conformance.bdd.model import scenario_case_id, scenarios
 from conformance.cli import main
 from conformance.contract.schemas import validator
@@ -16,6 +18,7 @@ from conformance.tools.export import FIXTURES
 from .helpers import ROOT
 
 
+@pytest.mark.slow
 def test_export_holds_the_whole_data_suite_valid_under_the_schemas(tmp_path, capsys):
     out = tmp_path / "suite.json"
     assert main(["export", "--out", str(out)]) == 0

@@ -157,6 +157,7 @@ def page(reports) -> str:
 # ------------------------------------------------------------------------- the page
 
 
+@pytest.mark.slow
 def test_page_is_one_static_file(page):
     root = parse(page)
     assert root.find("html").attrs.get("lang") == "en"
@@ -168,6 +169,7 @@ def test_page_is_one_static_file(page):
     assert {href[1:] for href in hrefs} <= targets  # every in-page link lands
 
 
+@pytest.mark.slow
 def test_engines_side_by_side_with_identity_claims_and_totals(page, reports):
     root = parse(page)
     head, rows = matrix(section_after(root, "engines"))
@@ -190,6 +192,7 @@ def test_engines_side_by_side_with_identity_claims_and_totals(page, reports):
     assert "free, main_first, circle" in claimed["throw_in_priority"][0].text
 
 
+@pytest.mark.slow
 def test_area_and_option_matrices_compare_the_engines(page, reports):
     root = parse(page)
     reference = load_report(reports["reference"]).cases
@@ -211,6 +214,7 @@ def test_area_and_option_matrices_compare_the_engines(page, reports):
     assert all("ok" in c.classes for c in options["deck_size=52"][:1])
 
 
+@pytest.mark.slow
 def test_failing_cases_of_the_wrong_engine_are_named_with_rules_step_expected_actual(page, reports):
     root = parse(page)
     blocks = failure_blocks(root)
@@ -237,6 +241,7 @@ def test_failing_cases_of_the_wrong_engine_are_named_with_rules_step_expected_ac
     assert "state before the step" in fields or "starting state" in fields
 
 
+@pytest.mark.slow
 def test_rule_sections_list_cases_per_engine_and_link_failures(page, reports):
     root = parse(page)
     rule = root.find("details", id="rule-R-BEAT-1")
@@ -260,6 +265,7 @@ def test_rule_sections_list_cases_per_engine_and_link_failures(page, reports):
     assert len([d for d in root.iter("details") if "rule" in d.classes]) > len(opened)
 
 
+@pytest.mark.slow
 def test_differences_list_exactly_the_cases_with_different_outcomes(page, reports):
     root = parse(page)
     table = section_after(root, "differences")
@@ -269,6 +275,7 @@ def test_differences_list_exactly_the_cases_with_different_outcomes(page, report
     assert listed == differing and differing
 
 
+@pytest.mark.slow
 def test_case_text_is_escaped(reports, tmp_path):
     """Real scenario failures carry pytest's repr text (``<function ...>``); a doctored case ID
     and message carry markup. None of it may become markup."""
@@ -291,6 +298,7 @@ def test_case_text_is_escaped(reports, tmp_path):
     assert "<script>" not in markdown.replace("`evil<script>alert(1)</script>&amp;`", "")
 
 
+@pytest.mark.slow
 def test_single_report_has_no_differences_section(reports):
     root = parse(render_html([load_report(reports["reference"])]))
     assert not [h for h in root.iter("h2") if h.attrs.get("id") == "differences"]
@@ -330,6 +338,7 @@ def test_cell_counts_run_cases_and_names_the_rest():
 # ------------------------------------------------------------------------- the command
 
 
+@pytest.mark.slow
 def test_command_writes_the_page_and_markdown(reports, tmp_path, capsys):
     out = tmp_path / "page.html"
     assert (
@@ -354,6 +363,7 @@ def _lines(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").splitlines(keepends=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "damage, line, words",
     [
@@ -406,6 +416,7 @@ def test_missing_report_file_is_a_usage_error(tmp_path, capsys):
     assert "nowhere.jsonl: no such file" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_interrupted_run_is_drawn_from_the_cases_it_finished(reports, tmp_path):
     lines = _lines(reports["wrong"])
     cut = tmp_path / "interrupted.jsonl"
@@ -437,6 +448,7 @@ def test_unsupported_cases_say_what_would_unlock_them(small_reports):
     assert "| 3 players with deck 24 | 1 |" in render_markdown([classic])
 
 
+@pytest.mark.slow
 def test_root_causes_group_the_failing_cases_and_link_them(page, reports):
     """Issue 14 item 2 on the page: the wrong engine's failures (no trump beats a plain card,
     which R-BEAT-1 allows) read as one big cause whose cases link to their failure blocks."""

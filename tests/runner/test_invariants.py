@@ -507,6 +507,7 @@ def test_no_exception_on_any_json_value(value):
     _agrees_with_jsonschema(value)
 
 
+@pytest.mark.slow
 @settings(
     max_examples=400,
     deadline=None,
@@ -622,6 +623,7 @@ def test_random_reference_games_give_no_problem(ruleset, counts):
     assert checked > GAMES_EACH * 10
 
 
+@pytest.mark.slow
 def test_the_fixtures_states_give_no_problem():
     """Every fixture's start state (with its resolved ruleset) and every state the reference
     answers along its moves hold the invariants: a fixture position the invariants refuse would

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from conformance.reports.junit import junit_tree
 
 from .shared_runs import shared_run
@@ -56,6 +58,7 @@ def strict_problems(root) -> list[str]:
     return problems
 
 
+@pytest.mark.slow
 def test_a_run_writes_strict_junit_with_rules_for_every_form(tmp_path_factory):
     run = shared_run("wrong", tmp_path_factory)
     assert run.status == 1

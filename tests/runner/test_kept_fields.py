@@ -42,6 +42,7 @@ def _text(value):
     return json.dumps(value, sort_keys=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", PRESETS)
 def test_the_derivation_gives_back_every_field_a_forgetful_engine_lost(preset):
     checked = 0
@@ -114,6 +115,7 @@ def _run(engine):
     return {case.id: runner.run(case) for case in cases}
 
 
+@pytest.mark.slow
 def test_an_engine_that_keeps_nothing_and_says_so_passes_what_runs():
     results = _run(KeptFields(forgetful_engine.make()))
     ran = {k: r for k, r in results.items() if r.outcome != "unsupported"}
@@ -125,6 +127,7 @@ def test_an_engine_that_keeps_nothing_and_says_so_passes_what_runs():
     assert "keeps known" in reasons
 
 
+@pytest.mark.slow
 def test_the_same_engine_silent_about_keeps_fails_where_the_fields_show():
     results = _run(KeptFields(forgetful_engine.make_silent()))
     failed = [r for r in results.values() if r.outcome == "failed"]

@@ -32,6 +32,7 @@ def test_every_packaged_position_marks_a_suite_depth_it_lists():
         assert position.suite_depth in position.counts and position.suite_depth >= 4, position.id
 
 
+@pytest.mark.slow
 def test_a_position_selected_by_case_runs_with_the_shape_of_a_fixture(tmp_path, capsys):
     status, report = run(tmp_path, "--case", f"{POSITION},{FIXTURE}")
     assert status == 0
@@ -47,6 +48,7 @@ def test_a_position_selected_by_case_runs_with_the_shape_of_a_fixture(tmp_path, 
     assert "perft positions: 1 (1 passed)" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_positions_are_selected_by_pytest_keywords(tmp_path):
     status, report = run(tmp_path, "--", "-k", "perft and teams")
     assert status == 0
@@ -54,6 +56,7 @@ def test_positions_are_selected_by_pytest_keywords(tmp_path):
     assert {case["kind"] for case in report["cases"]} == {"perft"}
 
 
+@pytest.mark.slow
 def test_a_wrong_count_fails_at_the_suite_depth_and_obeys_the_expected_failure_list(tmp_path):
     """The wrong engine (no trump beats a plain card) counts the pagat endgame short."""
     (position,) = [p for p in load_positions() if p.id == "pagat-3p-endgame"]

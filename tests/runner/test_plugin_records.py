@@ -25,6 +25,7 @@ def _engines_importable(monkeypatch):
     monkeypatch.syspath_prepend(str(ENGINES))
 
 
+@pytest.mark.slow
 def test_a_record_selected_by_case_runs_with_the_shape_of_a_fixture(tmp_path, capsys):
     status, report = run(tmp_path, "--case", f"{RECORD},{FIXTURE}")
     assert status == 0
@@ -44,6 +45,7 @@ def test_a_record_selected_by_case_runs_with_the_shape_of_a_fixture(tmp_path, ca
     assert "by kind of case:" in out and "records: 1 (1 passed)" in out
 
 
+@pytest.mark.slow
 def test_records_are_selected_by_pytest_keywords_and_the_plugin_selectors(tmp_path):
     status, report = run(tmp_path, "--", "-k", "records and pagat")
     assert status == 0 and list(by_id(report)) == ["pagat-four-players-24"]
@@ -54,6 +56,7 @@ def test_records_are_selected_by_pytest_keywords_and_the_plugin_selectors(tmp_pa
     }
 
 
+@pytest.mark.slow
 def test_a_failing_record_names_the_move_and_obeys_the_expected_failure_list(tmp_path):
     """The wrong engine (no trump beats a plain card) refuses the first such beat of the game:
     the record fails at that move's step; listed, it is an expected failure."""

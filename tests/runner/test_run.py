@@ -157,6 +157,7 @@ def test_crashing_engine_run_continues_with_diagnostics(tmp_path):
     assert processes_with(tag) == []
 
 
+@pytest.mark.slow
 def test_hanging_engine_ends_quickly_with_the_rest_not_run(tmp_path):
     tag = token()
     began = time.monotonic()

@@ -29,6 +29,7 @@ def _judged(report):
     return {c["id"]: (c["outcome"], c.get("signature")) for c in report["cases"]}
 
 
+@pytest.mark.slow
 def test_process_path_gives_the_same_results(reports):
     _, inprocess = reports["inprocess"]
     _, served = reports["serve"]
@@ -37,6 +38,7 @@ def test_process_path_gives_the_same_results(reports):
     assert served["engine"]["engine"] == inprocess["engine"]["engine"]
 
 
+@pytest.mark.slow
 def test_reference_engine_passes_the_whole_suite(reports):
     status, report = reports["inprocess"]
     failing = {

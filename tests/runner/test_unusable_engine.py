@@ -69,6 +69,7 @@ def test_a_scenario_of_an_unusable_engine_is_not_run_too(tmp_path):
     assert processes_with(tag) == []
 
 
+@pytest.mark.slow
 def test_the_fault_limit_bounds_the_whole_run_under_jobs(tmp_path):
     """pytest-xdist workers share one count of faults: with --max-faults 3 on two workers, at
     most 3 faults are recorded plus the one case the other worker had in flight (issue 13
