@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 import shlex
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,17 @@ from conformance.tools.fuzz.planning import FuzzConfig, GamePlan, Ruleset, game_
 from conformance.tools.fuzz.play import GamePlayed, GiveUp, InStep
 from conformance.tools.fuzz.report import FuzzReport
 from conformance.tools.record import make_record, write_record
+
+
+@dataclass
+class PlayedGame:
+    """One game of the campaign as played: where it was played elsewhere (another process),
+    ``counted`` holds what it added to the report's counters and ``said`` its log lines."""
+
+    plan: GamePlan
+    played: GamePlayed
+    counted: FuzzReport | None = None
+    said: list[str] = field(default_factory=list)
 
 
 class Fuzzer:
@@ -92,17 +104,15 @@ class Fuzzer:
 
     # ------------------------------------------------------------------ the run
 
-    def run(self) -> FuzzReport:
+    def run(self, games: Iterable[PlayedGame] | None = None) -> FuzzReport:
+        """Play the campaign (or tally ``games`` played elsewhere, in index order: see
+        :mod:`conformance.tools.fuzz.parallel`) and check that its findings reproduce."""
         began = time.perf_counter()
-        config = self.config
-        indices = [config.only_game] if config.only_game is not None else range(config.games)
-        games = InStep(self.reference, self.candidate, config, self.report, self.log)
         try:
-            for index in indices:
-                plan = plan_game(config, index, self.choices, self.supports)
-                played = games.play(plan)
-                self._tally(plan, played)
-                if played.findings and config.stop_first:
+            for game in games if games is not None else self._play_here():
+                self._merge(game)
+                self._tally(game.plan, game.played)
+                if game.played.findings and self.config.stop_first:
                     break
                 self._progress()
         except GiveUp as exc:
@@ -110,6 +120,28 @@ class Fuzzer:
         self.report.elapsed = time.perf_counter() - began
         self._check_reproduction()
         return self.report
+
+    def indices(self) -> list[int]:
+        config = self.config
+        return [config.only_game] if config.only_game is not None else list(range(config.games))
+
+    def _play_here(self) -> Iterator[PlayedGame]:
+        """The games played in this process, one after another (the counters go straight into
+        the campaign's report, so there is nothing to merge)."""
+        games = InStep(self.reference, self.candidate, self.config, self.report, self.log)
+        for index in self.indices():
+            plan = plan_game(self.config, index, self.choices, self.supports)
+            yield PlayedGame(plan, games.play(plan))
+
+    def _merge(self, game: PlayedGame) -> None:
+        """Add what a game played elsewhere counted (moves, probes, ...) and said."""
+        if game.counted is None:
+            return
+        for name in ("finished", "capped", "moves", "probes"):
+            setattr(self.report, name, getattr(self.report, name) + getattr(game.counted, name))
+        self.report.reference_problems += game.counted.reference_problems
+        for line in game.said:
+            self.log(line)
 
     def _tally(self, plan: GamePlan, played: GamePlayed) -> None:
         """Count a played game, save it as a record if both agreed to its end, keep its

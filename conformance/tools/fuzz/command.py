@@ -105,6 +105,15 @@ def _depth_and_output_arguments(parser: argparse.ArgumentParser) -> None:
         "--records", metavar="DIR", help="also write every agreed, finished game as a record"
     )
     parser.add_argument("--stop-first", action="store_true", help="stop at the first finding")
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="play the games on N worker processes, each with its own two engines; the report "
+        "is the one a single process gives (default 1)",
+    )
 
 
 def _fail(message: str) -> int:
@@ -143,7 +152,13 @@ def run_cli(args: argparse.Namespace, out: Any = None) -> int:
         if problem:
             return _fail(problem)
         _announce(fuzzer, out)
-        report = fuzzer.run()
+        games = None
+        if args.jobs > 1 and len(fuzzer.indices()) > 1:
+            from conformance.tools.fuzz.parallel import played_in_workers
+
+            specs = {"reference": args.reference, "candidate": args.engine}
+            games = played_in_workers(fuzzer, specs, limits, args.jobs)
+        report = fuzzer.run(games)
         print(format_report(report), file=out)
     return 1 if report.findings or report.gave_up else 0
 
@@ -155,8 +170,8 @@ def config_of(args: argparse.Namespace) -> FuzzConfig | str:
             "--engine CMD is required (the engine under test; 'reference' fuzzes the "
             "reference engine against itself)"
         )
-    if args.games < 1 or args.probes < 0 or args.max_moves < 1:
-        return "--games and --max-moves must be at least 1, --probes at least 0"
+    if args.games < 1 or args.probes < 0 or args.max_moves < 1 or args.jobs < 1:
+        return "--games, --jobs and --max-moves must be at least 1, --probes at least 0"
     try:
         rulesets = parse_rulesets(args.ruleset)
     except ValueError as exc:
