@@ -401,6 +401,16 @@ SUBCOMMANDS = (
         _tool_alone("fuzz"),
     ),
     Subcommand(
+        "metamorph",
+        "metamorphic checks: an engine's answers at positions and at transformed positions",
+        "Walk random games of every preset and check that the engine's legal sets, next "
+        "states, refusals and observations transform alike under relabelled suits, rotated "
+        "seats, swapped twins and a reordered talon; the reference engine judges a break into "
+        "a YAML fixture. Exit 0 when every check held, 1 with findings, 2 for a usage error.",
+        _tool_arguments("metamorph", engine=True),
+        _tool_alone("metamorph"),
+    ),
+    Subcommand(
         "identify",
         "tell an engine its dialect: which value of each option it really plays",
         "Run the cases that tell each option's values apart on the engine, under the value it "
