@@ -6,6 +6,10 @@ report, is cut off mid-line, or holds two runs must be rejected with its file an
 what to do, before anything is drawn from half of it. A report without its ``summary`` line is
 accepted (the runner writes and flushes case by case precisely so that an interrupted run keeps
 what it finished) and marked incomplete; counts are always taken from the case lines.
+
+What each line may hold is the published report schema, ``spec/schema/report.schema.json``; this
+reader checks every line against it and adds what one line cannot say: the header comes first,
+one line of each kind but cases, nothing after the summary.
 """
 
 from __future__ import annotations
@@ -16,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from conformance.contract.bounded_json import TooDeep, loads
-from conformance.reports.report import FINAL_OUTCOMES
+from conformance.reports.report import LINE_TYPES as _KINDS
 
-_KINDS = ("header", "engine", "case", "summary")
 _JSON_TYPES = {list: "array", str: "string", int: "number", float: "number", bool: "boolean"}
 _JSON_TYPES[type(None)] = "null"
+_JSON_TYPES[dict] = "object"
 _RERUN = "Write it again with `durak-conformance run --json PATH`"
 
 
@@ -51,25 +55,46 @@ class LoadedReport:
         return self.summary is not None
 
 
-def _check_case(path: Path, number: int, record: dict[str, Any]) -> None:
-    def bad(problem: str) -> ReportFileError:
-        return ReportFileError(path, number, f"case line: {problem}")
+#: where the report's lines are defined, said in every message about a line that breaks it
+SCHEMA_FILE = "spec/schema/report.schema.json"
+_JSON_TYPE_NAMES = {"object": "an object", "array": "an array", "integer": "an integer"}
 
-    if not isinstance(record.get("id"), str) or not record["id"]:
-        raise bad("'id' must be a non-empty string")
-    outcome = record.get("outcome")
-    if outcome not in FINAL_OUTCOMES:
-        raise bad(
-            f"case {record['id']!r}: 'outcome' is {outcome!r}, not one of {', '.join(FINAL_OUTCOMES)}"
-        )
-    rules = record.get("rules", [])
-    if not isinstance(rules, list) or not all(isinstance(rule, str) for rule in rules):
-        raise bad(f"case {record['id']!r}: 'rules' must be a list of rule IDs")
-    options = record.get("options", {})
-    if not isinstance(options, dict):
-        raise bad(f"case {record['id']!r}: 'options' must be an object of option values")
-    if record.get("area") is not None and not isinstance(record["area"], str):
-        raise bad(f"case {record['id']!r}: 'area' must be a string")
+
+def line_problem(kind: str, record: dict[str, Any]) -> str | None:
+    """What is wrong with a report line of type ``kind`` (its ``type`` included) under the
+    report schema, said for a person: the field, its value and what it should be; None when
+    the line is valid. One problem, the most telling one, even when there are several."""
+    from jsonschema.exceptions import best_match
+
+    from conformance.contract.schemas import validator
+
+    error = best_match(validator("report", f"/$defs/{kind}").iter_errors(record))
+    if error is None:
+        return None
+    path = list(error.absolute_path)
+    field = (
+        f"{path[0]!r}" if len(path) == 1 else "/" + "/".join(map(str, path)) if path else "the line"
+    )
+    expected, value = error.validator_value, error.instance
+    if "propertyNames" in error.absolute_schema_path:  # the key is wrong, not its value
+        field = f"a key of {field}" if path else "a key"
+    if error.validator == "enum":
+        what = f"{field} is {value!r}, not one of {', '.join(map(str, expected))}"
+    elif error.validator == "type":
+        wanted = expected if isinstance(expected, list) else [expected]
+        names = " or ".join(_JSON_TYPE_NAMES.get(t, f"a {t}") for t in wanted)
+        what = f"{field} must be {names}, not a JSON {_JSON_TYPES.get(type(value), 'value')}"
+    elif error.validator == "required":
+        missing = next((name for name in expected if name not in value), "?")
+        where = f" of {field}" if path else ""
+        what = f"no {missing!r}{where}: the line must have it"
+    elif error.validator == "minLength" and value == "":
+        what = f"{field} must not be empty"
+    else:
+        what = f"{field}: {error.message}"
+    ident = record.get("id") if kind == "case" else None
+    named = f"case {ident!r}: " if isinstance(ident, str) and ident else ""
+    return f"{kind} line: {named}{what} ({SCHEMA_FILE}, $defs/{kind})"
 
 
 def load_report(path: Path | str) -> LoadedReport:
@@ -84,20 +109,20 @@ def load_report(path: Path | str) -> LoadedReport:
         if not line.strip():
             continue
         record = _parse_line(path, number, lines, text)
-        kind = record.pop("type", None)
+        kind = record.get("type")
         _check_place(path, number, kind, seen_at)
+        problem = line_problem(kind, record)
+        if problem is not None:
+            raise ReportFileError(path, number, problem)
+        del record["type"]
         seen_at.setdefault(kind, number)
         if kind == "case":
-            _check_case(path, number, record)
             cases.append(record)
         else:
             found[kind] = record
     if "header" not in found:
         raise ReportFileError(path, 1, f"empty: no header line. {_RERUN}")
-    engine = found.get("engine")
-    if engine is not None and not isinstance(engine.get("engine", {}), dict):
-        raise ReportFileError(path, seen_at["engine"], "engine line: 'engine' must be an object")
-    return LoadedReport(path, found["header"], engine, cases, found.get("summary"))
+    return LoadedReport(path, found["header"], found.get("engine"), cases, found.get("summary"))
 
 
 def _read_text(path: Path) -> str:

@@ -38,6 +38,8 @@ FINAL_OUTCOMES = (
     "not_run",
     "skipped",
 )
+#: The kinds of report line, in the order a report holds them.
+LINE_TYPES = ("header", "engine", "case", "summary")
 #: The outcomes that make a run fail (exit status 1).
 FAILING = ("failed", "error", "broken", "xpassed", "mismatch")
 
@@ -85,17 +87,38 @@ class JsonReport:
 
 
 def read_report(path: Path | str) -> dict[str, Any]:
-    """A JSON Lines report as ``{"header", "engine", "cases": [...], "summary"}``."""
+    """A JSON Lines report as ``{"header", "engine", "cases": [...], "summary"}``.
+
+    Each line is checked against the report schema (``spec/schema/report.schema.json``); a line
+    that breaks it, is not JSON or is nested too deep is a
+    :class:`~conformance.reports.reader.ReportFileError` (a ValueError) naming the file and line.
+    Unlike :func:`conformance.reports.reader.load_report` the order of the lines is not checked.
+    """
+    from conformance.reports.reader import ReportFileError, line_problem
+
     out: dict[str, Any] = {"header": None, "engine": None, "cases": [], "summary": None}
     with Path(path).open(encoding="utf-8") as handle:
-        for line in handle:
+        for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
-            record = loads(line, constants=True)  # too deep: ValueError, with what to do
-            kind = record.pop("type", None)
+            try:
+                record = loads(line, constants=True)
+            except ValueError as exc:  # not JSON, or too deep (with what to do)
+                raise ReportFileError(path, number, f"not a report line: {exc}") from None
+            kind = record.get("type") if isinstance(record, dict) else None
+            if kind not in LINE_TYPES:
+                raise ReportFileError(
+                    path,
+                    number,
+                    f"line type {kind!r}; a report line's 'type' is one of {', '.join(LINE_TYPES)}",
+                )
+            problem = line_problem(kind, record)
+            if problem is not None:
+                raise ReportFileError(path, number, problem)
+            del record["type"]
             if kind == "case":
                 out["cases"].append(record)
-            elif kind in out:
+            else:
                 out[kind] = record
     return out
 
