@@ -5,6 +5,10 @@ subcommand's exit status is 0 clean, 1 with findings, 2 for a usage error."""
 
 from __future__ import annotations
 
+import os
+import shlex
+import sys
+
 import pytest
 import yaml
 
@@ -16,7 +20,7 @@ from conformance.tools.fuzz import FuzzConfig
 from conformance.tools.metamorph import KINDS, CheckConfig, Metamorph
 from reference_impl import api
 
-from .helpers import engines_importable
+from .helpers import ENGINES, engines_importable
 
 __all__ = ["engines_importable"]
 
@@ -123,3 +127,17 @@ def test_findings_exit_1(tmp_path, capsys):
 def test_usage_errors_exit_2(tmp_path, capsys, args, message):
     assert main(["metamorph", "--out", str(tmp_path / "out"), *args]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_an_engine_behind_the_process_protocol_is_checked_alike(tmp_path, capsys, monkeypatch):
+    """The same wrong engine served as a process (``durak-conformance serve``) is caught too."""
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join([str(ENGINES), os.environ.get("PYTHONPATH", "")])
+    )
+    serve = shlex.join([sys.executable, "-m", "conformance", "serve", "--engine"])
+    argv = ["metamorph", "--engine", f"{serve} python:seat_zero:make", "--games", "1"]
+    argv += ["--seed", "5", "--preset", "podkidnoy", "--players", "3", "--max-moves", "40"]
+    status = main(argv + ["--kinds", "seats", "--out", str(tmp_path / "out")])
+    text = capsys.readouterr().out
+    assert status == 1, text
+    assert "(reproduces: yes)" in text

@@ -23,6 +23,7 @@ from typing import Any
 
 from conformance.contract import canonical
 from conformance.engines.base import Engine, ErrorResult
+from conformance.tools.findings import diff_paths
 from conformance.tools.metamorph.transforms import Transform
 
 
@@ -97,19 +98,24 @@ def check_legal(
         missing, extra = sorted(want - got), sorted(got - want)
         parts = []
         if missing:
-            parts.append(f"lacks the images of {len(missing)} move(s) it lists at P: "
-                         + ", ".join(missing[:3]))
+            parts.append(
+                f"lacks the images of {len(missing)} move(s) it lists at P: "
+                + ", ".join(missing[:3])
+            )
         if extra:
-            parts.append(f"lists {len(extra)} move(s) whose preimage it does not list at P: "
-                         + ", ".join(extra[:3]))
+            parts.append(
+                f"lists {len(extra)} move(s) whose preimage it does not list at P: "
+                + ", ".join(extra[:3])
+            )
         if not parts:
             parts.append("lists a move twice at one of the two positions")
         summary = "legal set at T(P) " + "; ".join(parts)
     elif _same_refusal(there, here):
         return None
     else:
-        summary = (f"legal_moves answered {_answer_text(there)} at P but "
-                   f"{_answer_text(here)} at T(P)")
+        summary = (
+            f"legal_moves answered {_answer_text(there)} at P but {_answer_text(here)} at T(P)"
+        )
     return Break("legal", transform, original, query, there, here, summary)
 
 
@@ -127,16 +133,18 @@ def check_apply(
         got = canonical.normalise_state(here)
         if canonical.dumps(want) == canonical.dumps(got):
             return None
-        from conformance.tools.findings import diff_paths
-
         where = [canonical.pointer(p) for p in diff_paths(want, got)]
-        summary = (f"after {canonical.canonical_move(move)} the image of the state differs "
-                   f"from the state after its image at " + ", ".join(where[:6]))
+        summary = (
+            f"after {canonical.canonical_move(move)} the image of the state differs "
+            f"from the state after its image at " + ", ".join(where[:6])
+        )
     elif _same_refusal(there, here):
         return None
     else:
-        summary = (f"{canonical.canonical_move(move)} answered {_answer_text(there)} at P, "
-                   f"its image answered {_answer_text(here)} at T(P)")
+        summary = (
+            f"{canonical.canonical_move(move)} answered {_answer_text(there)} at P, "
+            f"its image answered {_answer_text(here)} at T(P)"
+        )
     return Break(aspect, transform, original, query, there, here, summary)
 
 
@@ -152,14 +160,13 @@ def check_observe(
         got = canonical.normalise_observation(here)
         if canonical.dumps(want) == canonical.dumps(got):
             return None
-        from conformance.tools.findings import diff_paths
-
         where = [canonical.pointer(p) for p in diff_paths(want, got)]
-        summary = (f"what seat {seat} sees, transformed, differs from what seat "
-                   f"{transform.seat(seat)} sees at T(P) at " + ", ".join(where[:6]))
+        summary = (
+            f"what seat {seat} sees, transformed, differs from what seat "
+            f"{transform.seat(seat)} sees at T(P) at " + ", ".join(where[:6])
+        )
     elif _same_refusal(there, here):
         return None
     else:
-        summary = (f"observe answered {_answer_text(there)} at P but {_answer_text(here)} "
-                   f"at T(P)")
+        summary = f"observe answered {_answer_text(there)} at P but {_answer_text(here)} at T(P)"
     return Break("observe", transform, original, query, there, here, summary)

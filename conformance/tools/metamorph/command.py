@@ -14,13 +14,16 @@ import os
 import sys
 from typing import Any
 
-from conformance.tools.fuzz.planning import DEFAULT_MAX_MOVES, FuzzConfig, parse_rulesets
+from conformance.tools.fuzz.planning import FuzzConfig, parse_rulesets
 from conformance.tools.fuzz.report import format_report
 from conformance.tools.metamorph.campaign import Metamorph
 from conformance.tools.metamorph.transforms import KINDS
 from conformance.tools.metamorph.walk import CheckConfig, MetamorphReport
 
 DEFAULT_GAMES = 20
+#: Lower than the fuzzer's: past a few hundred random moves a game is mostly takes repeating
+#: positions already checked.
+DEFAULT_MAX_MOVES = 300
 DEFAULT_OUT = "metamorph-findings"
 
 

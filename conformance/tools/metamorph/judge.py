@@ -118,8 +118,9 @@ def compare_observation(at: Position, seat: int, ref: Any, cand: Any) -> Finding
     shown = cand.to_json() if isinstance(cand, ErrorResult) else got
     step["note"] = _note(f"the engine under test answered {canonical.dumps(shown)}")
     rules = sorted({OBSERVE_RULES.get(str(p[0]), "R-INFO-1") if p else "R-INFO-1" for p in paths})
-    shapes = sorted({canonical.pointer(tuple("*" if isinstance(x, int) else x for x in p))
-                     for p in paths})
+    shapes = sorted(
+        {canonical.pointer(tuple("*" if isinstance(x, int) else x for x in p)) for p in paths}
+    )
     plan = at.plan
     return Finding(
         kind="observe",
@@ -151,6 +152,7 @@ def _metamorph(finding: Finding, found: Break, side: str) -> MetamorphFinding:
         "side": side,
         "aspect": found.aspect,
         "break": found.summary,
+        "difference": finding.summary,
     }
     return MetamorphFinding(**values)
 

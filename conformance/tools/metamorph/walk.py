@@ -127,8 +127,11 @@ class Walk(InStep):
         listed = set()
         if isinstance(legal, list):
             listed = {canonical.canonical_move(m) for m in legal if isinstance(m, dict)}
-        shared = [m for m in sorted(ref_legal, key=canonical.canonical_move)
-                  if canonical.canonical_move(m) in listed]
+        shared = [
+            m
+            for m in sorted(ref_legal, key=canonical.canonical_move)
+            if canonical.canonical_move(m) in listed
+        ]
         for move in rng.sample(shared, min(self.checks.moves, len(shared))):
             found = check_apply(self.candidate, transform, state, image, move, "move")
             self._count(transform.kind, found, at, played)
