@@ -41,10 +41,11 @@ def _root(config: Any) -> Path:
     return Path(config["config_file_path"]).resolve().parent
 
 
-@cache
 def _coverage() -> Any:
+    """The suite traced now: once per build, so `mkdocs serve` shows edited fixtures."""
     from conformance.tools.traceability import collect
 
+    _fixture_descriptions.cache_clear()
     return collect()
 
 
