@@ -68,6 +68,8 @@ def groups(records: Iterable[dict[str, Any]]) -> list[Group]:
             cause = cause_of(record)
         if cause is not None:
             found.setdefault(cause, Group(cause)).cases.append(str(record.get("id")))
+    for group in found.values():
+        group.cases.sort()  # the same order however the cases were run (one process or many)
     return sorted(found.values(), key=lambda g: (-len(g.cases), g.cause.text))
 
 
