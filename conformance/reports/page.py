@@ -50,6 +50,12 @@ def column_labels(reports: Sequence[LoadedReport]) -> list[str]:
     ]
 
 
+def column_keys(reports: Sequence[LoadedReport]) -> list[str]:
+    """A short heading per column for the long tables (the engines table shows the full label
+    beside it): its number and report file's name, ``#2 mine``, so five columns fit a screen."""
+    return [f"#{index + 1} {report.path.stem}" for index, report in enumerate(reports)]
+
+
 def identity(report: LoadedReport) -> dict[str, Any]:
     engine = report.engine or {}
     ident = engine.get("engine")
@@ -151,3 +157,134 @@ def unlocks(report: LoadedReport, limit: int = 10) -> tuple[int, int, list[dict[
     for case in report.cases:
         counts.add(case)
     return counts.executed, counts.selected, counts.unlocks(limit)
+
+
+# ------------------------------------------------------------------------------ differences
+
+
+def difference(case: dict[str, Any]) -> list[dict[str, Any]]:
+    """What a failing record's answer got wrong, as rows a page can show beside the case:
+    ``{"what": "missing" | "extra" | "listed twice" | "listed" | "accepted", "moves": [...]}``
+    for moves, ``{"what": "field", "pointer", "expected", "actual"}`` for each differing state
+    field, ``{"what": "after", "moves": [...]}`` for the path a perft count parts along.
+    Empty when the record carries no structured difference (an engine fault, a broken case):
+    its message says it then. Read from what the runner wrote (conformance.suite.handlers and
+    counting), never worked out again."""
+    actual, expected = case.get("actual"), case.get("expected")
+    rows: list[dict[str, Any]] = []
+    if isinstance(actual, dict) and isinstance(actual.get("descent"), dict):
+        descent = actual["descent"]
+        rows.append({"what": "after", "moves": list(descent.get("path") or [])})
+        actual = {k: descent[k] for k in ("missing", "extra") if k in descent}
+    if isinstance(actual, dict):
+        for key, what in (
+            ("missing", "missing"),
+            ("extra", "extra"),
+            ("listed_twice", "listed twice"),
+            ("present", "listed"),
+        ):
+            moves = actual.get(key)
+            if isinstance(moves, list) and moves:
+                rows.append({"what": what, "moves": moves})
+        if actual.get("accepted") is True:
+            rows.append({"what": "accepted", "moves": [case.get("step", {}).get("refuse")]})
+        pointers = [key for key in actual if isinstance(key, str) and key.startswith("/")]
+        if pointers and isinstance(expected, dict):
+            rows += [
+                {
+                    "what": "field",
+                    "pointer": pointer,
+                    "expected": expected.get(pointer),
+                    "actual": actual[pointer],
+                }
+                for pointer in sorted(pointers)
+            ]
+    return rows
+
+
+def move_text(move: Any) -> str:
+    """A move on one line, its fields in a fixed order: ``beat TH on QD (player 1)``."""
+    if not isinstance(move, dict):
+        return json.dumps(move, sort_keys=True, default=repr)
+    parts = [str(move.get("action", "?"))]
+    if "cards" in move:
+        parts.append(" ".join(map(str, move["cards"] or [])))
+    if "card" in move:
+        parts.append(str(move["card"]))
+    if "target" in move:
+        parts.append(f"on {move['target']}")
+    rest = {k: v for k, v in move.items() if k not in ("action", "cards", "card", "target")}
+    player = rest.pop("player", None)
+    if rest:
+        parts.append(json.dumps(rest, sort_keys=True, default=repr))
+    if player is not None:
+        parts.append(f"(player {player})")
+    return " ".join(parts)
+
+
+def difference_line(case: dict[str, Any], most: int = 3) -> str:
+    """The difference in one short line, for a table row: ``missing: beat TH on QD (player 1)``;
+    the message's first line when the record carries no structured difference."""
+    parts = []
+    for row in difference(case):
+        if row["what"] == "field":
+            parts.append(
+                f"{row['pointer']}: {pretty(row['expected'], 60)} → {pretty(row['actual'], 60)}"
+            )
+            continue
+        moves = [move_text(m) for m in row["moves"]]
+        shown = ", ".join(moves[:most]) + (
+            f" and {len(moves) - most} more" if len(moves) > most else ""
+        )
+        parts.append(f"{row['what']}: {shown or 'nothing (the start)'}")
+    if parts:
+        return "; ".join(parts)
+    return (str(case.get("message") or case.get("signature") or "").splitlines() or [""])[0]
+
+
+def blockers_of(case: dict[str, Any]) -> list[str]:
+    """The claims an unsupported case waits for (the runner names them), else its message."""
+    blockers = case.get("blockers")
+    if isinstance(blockers, list) and blockers:
+        return [str(b) for b in blockers]
+    message = str(case.get("message") or "")
+    return [message] if message else []
+
+
+# ------------------------------------------------------------------------------ between runs
+
+
+def change_of(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str | None:
+    """How one case changed from one run to another: ``regression`` (passed, now failing),
+    ``fix`` (failing, now passed), ``other`` (any other difference: a case unsupported, not
+    run, skipped or absent in one run, or one failing outcome for another), None when the
+    same. An unsupported case is never counted against a passed one."""
+    old = before["outcome"] if before else None
+    new = after["outcome"] if after else None
+    if old == new:
+        return None
+    if old == "passed" and new in FAILING:
+        return "regression"
+    if old in FAILING and new == "passed":
+        return "fix"
+    return "other"
+
+
+def changes(reports: Sequence[LoadedReport]) -> list[dict[str, Any]]:
+    """The cases whose outcome differs between the runs, each against the first run (the
+    baseline): ``{"id", "case", "found": [record or None per run], "changes": [kind or None per
+    run], "kind"}``, where ``kind`` is the worst of the row (regression, then fix, then other).
+    Regressions first, then fixes, then the rest; in report order within each."""
+    indexes = [{case["id"]: case for case in report.cases} for report in reports]
+    ids = list(dict.fromkeys(case["id"] for report in reports for case in report.cases))
+    rank = {"regression": 0, "fix": 1, "other": 2}
+    rows = []
+    for case_id in ids:
+        found = [index.get(case_id) for index in indexes]
+        kinds = [None] + [change_of(found[0], case) for case in found[1:]]
+        if len({case["outcome"] if case else None for case in found}) == 1:
+            continue
+        worst = min((k for k in kinds if k), key=rank.__getitem__, default="other")
+        first = next(case for case in found if case)
+        rows.append({"id": case_id, "case": first, "found": found, "changes": kinds, "kind": worst})
+    return sorted(rows, key=lambda row: rank[row["kind"]])

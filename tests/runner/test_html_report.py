@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
-from conformance.reports.html import render_html
+from conformance.reports.html import MOST_FAILING, render_html
 from conformance.reports.markdown import render_markdown
-from conformance.reports.page import cell
+from conformance.reports.page import cell, move_text
 from conformance.reports.reader import ReportFileError, load_report
 from conformance.tools.traceability import SpecIndex
 
@@ -100,11 +100,15 @@ def parse(page: str) -> Node:
 
 
 def section_after(root: Node, anchor: str, tag: str = "table") -> Node:
-    """The first ``tag`` after the ``<h2 id=anchor>`` heading (siblings in the body)."""
-    body = root.find("body")
-    nodes = [c for c in body.children if isinstance(c, Node)]
+    """The first ``tag`` after the ``<h2 id=anchor>`` heading, in document order (a table may
+    sit in a scrolling wrapper or a collapsed section), and before the next ``<h2>``."""
+    nodes = list(root.find("body").iter())
     start = next(i for i, n in enumerate(nodes) if n.tag == "h2" and n.attrs.get("id") == anchor)
-    return next(n for n in nodes[start + 1 :] if n.tag == tag)
+    for node in nodes[start + 1 :]:
+        if node.tag == tag:
+            return node
+        assert node.tag != "h2", f"no <{tag}> in the section {anchor!r}"
+    raise AssertionError(f"no <{tag}> after the section {anchor!r}")
 
 
 def matrix(table: Node) -> tuple[list[str], dict[str, list[Node]]]:
@@ -247,14 +251,23 @@ def test_rule_sections_list_cases_per_engine_and_link_failures(page, reports):
     rule = root.find("details", id="rule-R-BEAT-1")
     assert "open" in rule.attrs  # a failing rule opens by itself
     assert "What beats what" in rule.child("summary").text  # title from spec/rules.md
-    _, rows = matrix(rule.find("table"))
+    # The open rule shows its first failing cases; the rest (failing or not) are collapsed
+    # below them, so every case citing the rule is still listed, once.
+    tables = [matrix(table)[1] for table in rule.iter("table")]
+    shown, rest = tables
+    wrong = load_report(reports["wrong"]).cases
+    citing = [c for c in wrong if "R-BEAT-1" in c["rules"]]
+    failing = [c for c in citing if c["outcome"] == "failed"]
+    assert len(shown) == min(MOST_FAILING, len(failing)) and len(rest) == len(citing) - len(shown)
+    assert all(cells[-1].text == "failed" for cells in shown.values())
+    assert "open" not in rule.find("details", **{"class": "rest"}).attrs
+    rows = {**shown, **rest}
     label = next(name for name in rows if name.startswith(f"{TRUMP_CASE} "))
     kind, ref_cell, wrong_cell = rows[label]
     assert kind.text == "fixture" and ref_cell.text == "passed" and wrong_cell.text == "failed"
     link = wrong_cell.find("a")
     assert link.attrs["href"][1:] in failure_blocks(root)
     # Exactly the rules with a failing case on some engine are open; the others are closed.
-    wrong = load_report(reports["wrong"]).cases
     failing_rules = {r for c in wrong if c["outcome"] == "failed" for r in c["rules"]}
     opened = {
         d.attrs["id"].removeprefix("rule-")
@@ -265,14 +278,127 @@ def test_rule_sections_list_cases_per_engine_and_link_failures(page, reports):
     assert len([d for d in root.iter("details") if "rule" in d.classes]) > len(opened)
 
 
+def changes_listed(root: Node) -> dict[str, dict[str, list[Node]]]:
+    """The differences section's tables by kind: ``{regression|fix|other: {case ID: cells}}``
+    (cells: the case, one per report, the difference)."""
+    out: dict[str, dict[str, list[Node]]] = {"regression": {}, "fix": {}, "other": {}}
+    for table in root.iter("table"):
+        if "changes" in table.classes:
+            (kind,) = table.classes - {"changes"}
+            for tr in table.find("tbody").iter("tr"):
+                out[kind][tr.find("code").text] = [c for c in tr.children if isinstance(c, Node)]
+    return out
+
+
+def outcomes(report) -> dict[str, str]:
+    return {case["id"]: case["outcome"] for case in report.cases}
+
+
 @pytest.mark.slow
 def test_differences_list_exactly_the_cases_with_different_outcomes(page, reports):
+    """Reference first, wrong engine second: every differing case is a regression (passed,
+    now failed), each with its difference inline, and none is a fix or another change."""
     root = parse(page)
-    table = section_after(root, "differences")
-    listed = {tr.find("code").text for tr in table.find("tbody").iter("tr")}
-    by_id = [{c["id"]: c["outcome"] for c in load_report(p).cases} for p in reports.values()]
-    differing = {i for i in by_id[0] if by_id[0][i] != by_id[1].get(i)}
-    assert listed == differing and differing
+    listed = changes_listed(root)
+    ref, wrong = (outcomes(load_report(reports[name])) for name in ("reference", "wrong"))
+    differing = {i for i in ref if ref[i] != wrong.get(i)}
+    assert differing and set(listed["regression"]) == differing
+    assert not listed["fix"] and not listed["other"]
+    assert {ref[i] for i in differing} == {"passed"} and {wrong[i] for i in differing} == {"failed"}
+    cells = listed["regression"][TRUMP_CASE]
+    assert [c.text for c in cells[1:3]] == ["passed", "failed"] and "regression" in cells[2].classes
+    # R-BEAT-1: the trump six beats the plain ace; the wrong engine leaves that beat out.
+    difference = cells[-1].text
+    assert difference.startswith("missing: beat 6") and " on A" in difference
+    counts = section_after(root, "differences", "p").text
+    assert f"{len(differing)} regressions" in counts and "0 fixes" in counts
+
+
+@pytest.mark.slow
+def test_fixes_come_first_and_unsupported_is_never_a_regression(reports):
+    """Wrong engine first, then the reference (its failures fixed), then a run of the reference
+    that claims less (some cases unsupported). The fixes are the wrong engine's failures; a
+    case passed in the first run and unsupported in the third is another change, never a
+    regression, and its cell names the claim it waits for."""
+    wrong, fixed, narrow = (load_report(reports[n]) for n in ("wrong", "reference", "reference"))
+    failing = {c["id"] for c in wrong.cases if c["outcome"] == "failed"}
+    passing = [c["id"] for c in wrong.cases if c["outcome"] == "passed"]
+    first_failing = min(failing)
+    blocked = set(passing[:7]) | {first_failing}
+    narrow.cases = [
+        dict(case, outcome="unsupported", blockers=["3 players with deck 24"])
+        if case["id"] in blocked
+        else case
+        for case in narrow.cases
+    ]
+    root = parse(render_html([wrong, fixed, narrow]))
+    listed = changes_listed(root)
+    assert not listed["regression"]
+    assert set(listed["fix"]) == failing
+    assert set(listed["other"]) == set(passing[:7])
+    for case_id in passing[:7]:
+        cells = listed["other"][case_id]
+        assert [c.text.split("needs")[0] for c in cells[1:4]] == ["passed", "passed", "unsupported"]
+        assert "needs 3 players with deck 24" in cells[3].text
+        assert "regression" not in cells[3].classes
+    # A fixed case that the third run does not support stays a fix, with the claim shown.
+    assert "unsupported" in listed["fix"][first_failing][3].text
+    assert "fix" in listed["fix"][first_failing][2].classes
+    headings = [h.text for h in root.iter("h3") if h.attrs.get("id") in ("regressions", "fixes")]
+    assert headings == ["Regressions (0)", f"Fixes ({len(failing)})"]
+
+
+@pytest.mark.slow
+def test_failing_rows_show_their_difference_inline(page, reports):
+    """The failure block of the trump-six case names the missing beat in its summary line and
+    lists the moves the engine's legal set misses, as the record carries them."""
+    root = parse(page)
+    wrong = {c["id"]: c for c in load_report(reports["wrong"]).cases}
+    block = next(
+        b
+        for b in failure_blocks(root).values()
+        if b.child("summary").find("code").text == TRUMP_CASE
+    )
+    assert "missing: beat 6" in block.child("summary").text
+    fields = dict(zip((dt.text for dt in block.iter("dt")), block.iter("dd"), strict=True))
+    (row,) = fields["difference"].find("table").iter("tr")
+    what, moves = (c for c in row.children if isinstance(c, Node))
+    assert what.text == "missing"
+    assert [c.text for c in moves.iter("code")] == [
+        move_text(m) for m in wrong[TRUMP_CASE]["actual"]["missing"]
+    ]
+
+
+def test_differing_state_fields_are_shown_by_pointer_with_both_values(tmp_path):
+    """A state that differs at JSON pointers (the runner's ``fields_differ``, which every
+    ``expect`` step uses) is shown as one row per pointer, expected and actual."""
+    from conformance.contract import canonical
+    from conformance.reports.reader import LoadedReport
+    from conformance.suite.handlers import fields_differ
+    from conformance.suite.verdicts import StepFailed
+    from reference_impl import api
+
+    state = api.new_game({"preset": "podkidnoy"}, 2, seed=1)
+    hand = state["players"][0]["hand"]
+    wanted = {"/players/0/hand": hand[:-1], "/talon/0": state["talon"][0]}
+    with pytest.raises(StepFailed) as failed:
+        fields_differ(canonical.normalise_state(state), wanted, canonical.STATE, "state")
+    record = {
+        "id": "pointer-case",
+        "outcome": "failed",
+        "rules": ["R-DEAL-1"],
+        "message": str(failed.value),
+        "expected": failed.value.expected,
+        "actual": failed.value.actual,
+    }
+    report = LoadedReport(tmp_path / "r.jsonl", {"engine": "x"}, None, [record], None)
+    root = parse(render_html([report]))
+    block = next(iter(failure_blocks(root).values()))
+    assert "/players/0/hand: " in block.child("summary").text
+    rows = {next(tr.iter("code")).text: tr for tr in block.find("table").find("tbody").iter("tr")}
+    assert set(rows) == {"/players/0/hand"}  # the talon's first card is as wanted
+    values = rows["/players/0/hand"].text
+    assert json.dumps(hand[:-1]) in values and json.dumps(hand) in values
 
 
 @pytest.mark.slow
@@ -443,6 +569,9 @@ def test_unsupported_cases_say_what_would_unlock_them(small_reports):
         for tr in table.find("tbody").iter("tr")
     }
     assert claims == {"2 players with deck 24": "1", "3 players with deck 24": "1"}
+    which = " ".join([td.text for td in tr.iter("td")][2] for tr in table.find("tbody").iter("tr"))
+    unsupported = [c["id"] for c in classic.cases if c["outcome"] == "unsupported"]
+    assert len(unsupported) == 2 and all(case_id in which for case_id in unsupported)
     heading = section_after(root, "unsupported", "h3")
     assert "ran 1 of 3 cases" in heading.text
     assert "| 3 players with deck 24 | 1 |" in render_markdown([classic])
