@@ -8,7 +8,9 @@ suits the deck and the teams; every card of the deck is in exactly one place (ha
 discard) and no other card appears; the trump card lies at the bottom of a non-empty talon;
 defence cards beat their attack cards; roles point at seats still in the game; the bout's
 bookkeeping (passes, take, first defence, emptied hands) fits the table; the attack limits hold;
-players who went out hold no cards; the result and the bout exclude each other.
+players who went out hold no cards; the result and the bout exclude each other. Roles, known
+cards, a take and shown trumps no game reaches are refused too, each naming the rule it breaks
+(R-ROLE-2, R-ROLE-5, R-TEAM-2, R-THROW-3, R-INFO-3, R-TAKE-1, R-TRANSFER-7/8).
 """
 
 from __future__ import annotations
@@ -313,7 +315,24 @@ def _check_cards(st: dict, rules) -> list:
                                 f"talon, the table or the discard pile): {names}")
     if len(st["discard"]) % 2:
         raise InvalidState("/discard", "the discard pile holds attack/defence pairs: its size is even")
+    _check_known(st)
     return hands
+
+
+def _check_known(st: dict) -> None:
+    """R-INFO-3: a card is known once (a list, not a multiset) and the trump card, once drawn, is
+    known in its hand (R-TRUMP-2; dealt with no talon, R-TRUMP-3): it can leave the hand only face
+    up and come back only in a take, which makes it known again."""
+    for i, p in enumerate(st["players"]):
+        known = p["known"]
+        if len(set(known)) != len(known):
+            raise InvalidState(_ptr("players", i, "known"),
+                               "a card is listed twice as known (R-INFO-3)")
+        if not st["talon"] and st["trump"] in p["hand"] and st["trump"] not in known:
+            raise InvalidState(_ptr("players", i, "known"),
+                               f"seat {i} holds the trump card {st['trump']} with the talon empty, "
+                               "so everyone saw it drawn (or dealt last): it is a known card "
+                               "(R-TRUMP-2, R-INFO-3)")
 
 
 def _check_trump_and_talon(st: dict, rules) -> None:
@@ -382,6 +401,7 @@ def _check_bout(st: dict, bout: dict, n: int, hands: list, rules) -> None:
         if SUIT_OF[CARD_NUMBERS[c]] != SUIT_OF[CARD_NUMBERS[st["trump"]]]:
             raise InvalidState(_ptr("bout", "shown", j), f"{c} is not a trump; only trumps are "
                                                          "shown (R-TRANSFER-7)")
+    _check_roles(st, bout, n, hands, rules, teams)
     if not table:
         clean = (not bout["passed"] and not bout["taking"] and bout["first_defence"] is None
                  and not bout["shown"] and not bout["emptied"])
@@ -397,8 +417,6 @@ def _check_bout(st: dict, bout: dict, n: int, hands: list, rules) -> None:
         if len(holders) < 2:
             raise InvalidState("/result", "at most one player (team) holds cards: the game is "
                                           "over and needs a result (R-END-1)")
-        if teams is not None and teams[a] == teams[d]:
-            raise InvalidState("/bout/defender", "partners never attack each other (R-TEAM-2)")
         return
     defences = [pair["defence"] for pair in table if pair["defence"] is not None]
     first = bout["first_defence"]
@@ -423,7 +441,66 @@ def _check_bout(st: dict, bout: dict, n: int, hands: list, rules) -> None:
     if not defences and len(ranks) > 1:
         raise InvalidState("/table", "attack cards of several ranks with nothing beaten: a "
                                      "throw-in needs a rank already on the table (R-THROW-1)")
+    if bout["taking"] and not rules.take_any_time and not unbeaten:
+        raise InvalidState("/bout/taking", "take is declared but every attack card is beaten: with "
+                                           "take_allowed: while_unbeaten the defender takes only "
+                                           "while a card is unbeaten, and nobody beats after a "
+                                           "take (R-TAKE-1)")
+    _check_shown(st, bout, rules)
     _check_alternation(rules, bout, table, defences, unbeaten)
+
+
+def _check_roles(st: dict, bout: dict, n: int, hands: list, rules, teams) -> None:
+    """Roles no bout reaches. The defender is an opponent of the main attacker (R-TEAM-2), and
+    without transfers he is the first opponent holding cards clockwise from him (R-ROLE-2: a
+    seat between them that holds cards now held them when the bout began, since only a taker
+    gains cards). Without transfers the main attacker never changes, so he is the opener
+    (R-ROLE-5), and every attack card was played by an eligible attacker: neither the defender
+    nor his partner (R-THROW-3, R-TEAM-2). A transfer moves the defender on and may change the
+    main attacker, so those checks wait for one."""
+    a, d = bout["attacker"], bout["defender"]
+    if teams is not None and teams[a] == teams[d]:
+        raise InvalidState("/bout/defender", f"seats {a} and {d} are partners: partners never "
+                                             "attack each other (R-TEAM-2)")
+    if rules.transfer:
+        return
+    seat = (a + 1) % n
+    while seat != d:
+        if hands[seat] and (teams is None or teams[seat] != teams[a]):
+            raise InvalidState("/bout/defender",
+                               f"seat {seat}, between the main attacker {a} and seat {d}, holds "
+                               "cards and is an opponent of the attacker: the defender is the "
+                               f"first such seat clockwise, seat {seat} (R-ROLE-2)")
+        seat = (seat + 1) % n
+    if bout["opener"] != a:
+        raise InvalidState("/bout/opener", f"without transfers the main attacker opens the bout "
+                                           f"and stays main attacker: the opener is seat {a}, not "
+                                           f"{bout['opener']} (R-ROLE-5)")
+    for j, pair in enumerate(st["table"]):
+        by = pair["by"]
+        if by == d or (teams is not None and teams[by] == teams[d]):
+            raise InvalidState(_ptr("table", j, "by"),
+                               f"seat {by} cannot have played an attack card at seat {d}: the "
+                               "defender and his partners never attack him (R-THROW-3, R-TEAM-2)")
+
+
+def _check_shown(st: dict, bout: dict, rules) -> None:
+    """Shown trumps (R-TRANSFER-7, R-TRANSFER-8): only where the ruleset has shows, each once,
+    and of the rank every transfer of the bout has, the opening card's."""
+    shown = bout["shown"]
+    if not shown:
+        return
+    if not rules.transfer or not rules.trump_show:
+        raise InvalidState("/bout/shown", "trumps are shown only with transfer: on and trump_show "
+                                          "not off (R-TRANSFER-7)")
+    if len(set(shown)) != len(shown):
+        raise InvalidState("/bout/shown", "a trump is shown once per bout (R-TRANSFER-8)")
+    rank = RANK_OF[CARD_NUMBERS[st["table"][0]["attack"]]]
+    for j, c in enumerate(shown):
+        if RANK_OF[CARD_NUMBERS[c]] != rank:
+            raise InvalidState(_ptr("bout", "shown", j),
+                               f"{c} is not of the bout's attack rank: a trump is shown to transfer "
+                               "an attack of its own rank (R-TRANSFER-7)")
 
 
 def _check_alternation(rules, bout: dict, table: list, defences: list, unbeaten: int) -> None:

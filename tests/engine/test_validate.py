@@ -163,7 +163,7 @@ def test_tables_no_game_reaches_under_a_single_opening():
     hands = [["7H", "8S", "KS", "AD"], ["8C", "9D", "TS", "QH"]]
     two_sevens = [("7C", 0, None), ("7S", 0, None)]
     beaten_then_two = [("7C", 0, "9C"), ("7S", 0, None), ("7D", 0, None)]
-    common = dict(trump="6H", attacker=0, defender=1, talon=[], number=3)
+    common = {"trump": "6H", "attacker": 0, "defender": 1, "talon": [], "number": 3}
     single = {"opening": "single"}
     for timing in ("after_first_beat", "all_beaten"):
         with pytest.raises(api.InvalidState, match="R-THROW-2") as info:
@@ -177,3 +177,72 @@ def test_tables_no_game_reaches_under_a_single_opening():
     make_state(
         hands, table=two_sevens, throw_in_timing="all_beaten", taking=True, **single, **common
     )  # piled on after the take
+
+
+def _refused(rule: str, pointer: str, hands, **kw):
+    with pytest.raises(api.InvalidState, match=rule) as info:
+        make_state(hands, **kw)
+    assert info.value.pointer == pointer, info.value
+
+
+THREE = [["7H", "8S", "KS"], ["8C", "9D", "TS"], ["6C", "9H", "QH"]]
+
+
+def test_the_defender_is_the_first_opponent_holding_cards():
+    """R-ROLE-2: seat 1 holds cards, so seat 2 two seats on cannot defend against seat 0; once
+    seat 1 is out (no cards, talon empty) seat 2 is the defender."""
+    common = {"trump": "6H", "attacker": 0, "defender": 2, "talon": [], "table": [("7H", 0, None)]}
+    _refused("R-ROLE-2", "/bout/defender", [["8S", "KS"], ["8C"], ["6C", "9H"]], **common)
+    make_state([["8S", "KS", "AS"], [], ["6C", "9H"]], finished=[1], **common)
+
+
+def test_partners_never_attack_each_other_mid_bout():
+    """R-TEAM-2 holds with cards on the table too, not only before the opening attack."""
+    hands = [["8S"], ["8C"], ["6C", "9H"], ["TS"]]
+    _refused("R-TEAM-2", "/bout/defender", hands, trump="6H", attacker=0, defender=2, talon=[],
+             table=[("7H", 0, None)], teams="2v2")
+
+
+def test_a_drawn_trump_card_is_known():
+    """R-TRUMP-2, R-INFO-3: with the talon empty the trump card's holder saw it drawn in public."""
+    common = {"trump": "6H", "attacker": 0, "defender": 1, "talon": []}
+    _refused("R-INFO-3", "/players/1/known", [["7H", "9S"], ["6H", "8C"]], **common)
+    make_state([["7H", "9S"], ["6H", "8C"]], known={1: ["6H"]}, **common)
+
+
+def test_a_known_card_is_listed_once():
+    with pytest.raises(api.InvalidState, match="R-INFO-3"):
+        make_state([["7H", "9S"], ["6H", "8C"]], known={1: ["6H", "6H"]}, trump="6H", attacker=0,
+                   defender=1, talon=[])
+
+
+def test_no_take_with_everything_beaten_under_while_unbeaten():
+    """R-TAKE-1: a take needs an unbeaten card under while_unbeaten, and nobody beats after it;
+    under any_time the same table may be taken."""
+    common = {"trump": "6H", "attacker": 0, "defender": 1, "talon": [], "table": [("7C", 0, "9C")],
+                  "taking": True}
+    _refused("R-TAKE-1", "/bout/taking", [["8S"], ["8C"]], **common)
+    make_state([["8S"], ["8C"]], take_allowed="any_time", **common)
+
+
+def test_without_transfers_the_main_attacker_opened_and_only_attackers_played():
+    """R-ROLE-5: no transfer, so the main attacker is the opener; R-THROW-3: the defender played
+    no attack card."""
+    common = {"trump": "6H", "attacker": 0, "defender": 1, "talon": []}
+    _refused("R-ROLE-5", "/bout/opener", THREE, opener=2, table=[("7C", 2, None)], **common)
+    _refused("R-THROW-3", "/table/1/by", THREE, table=[("7C", 0, "9C"), ("7D", 1, None)],
+             **common)
+
+
+def test_shown_trumps_fit_the_ruleset_and_the_attack_rank():
+    """R-TRANSFER-7: no shows without transfer and trump_show, and a shown trump is of the
+    attack rank; R-TRANSFER-8 (each once) is a list check like known cards."""
+    hands = [["8S"], ["7H", "8C"], ["9D", "TD"]]
+    common = {"trump": "6H", "attacker": 2, "defender": 0, "opener": 0, "talon": [],
+                  "table": [("7C", 0, None)]}
+    _refused("R-TRANSFER-7", "/bout/shown", hands, shown=["7H"], known={1: ["7H"]},
+             **{**common, "attacker": 0, "defender": 1})
+    show = dict(preset="perevodnoy", trump_show="any_time", **common)
+    make_state(hands, shown=["7H"], known={1: ["7H"]}, **show)
+    _refused("R-TRANSFER-7", "/bout/shown/0", [["8S"], ["8H", "8C"], ["9D", "TD"]], shown=["8H"],
+             known={1: ["8H"]}, **show)
