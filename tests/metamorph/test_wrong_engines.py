@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -141,3 +142,18 @@ def test_an_engine_behind_the_process_protocol_is_checked_alike(tmp_path, capsys
     text = capsys.readouterr().out
     assert status == 1, text
     assert "(reproduces: yes)" in text
+
+
+def test_an_engine_that_cannot_be_set_up_from_a_state_is_a_usage_error():
+    """Every check asks about a transformed position no game reaches, so an engine whose hello
+    says ``positions: false`` cannot be checked: greet says so instead of failing every check."""
+
+    def capabilities():
+        caps = api.capabilities()
+        return {**caps, "supports": {**caps["supports"], "positions": False}}
+
+    session_only = SimpleNamespace(**{**vars(api), "capabilities": capabilities})
+    config = FuzzConfig(games=1, seed=1, rulesets=["podkidnoy"], players=[2])
+    run = Metamorph(InProcessEngine(), InProcessEngine(session_only), config)
+    problem = run.greet()
+    assert problem is not None and "supports.positions: false" in problem
