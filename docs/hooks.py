@@ -211,6 +211,23 @@ def _case_text(root: Path, trace: Any) -> str:
     return lines[number - 1].strip() if 0 < number <= len(lines) else ""
 
 
+def _count(cases: int) -> str:
+    return f"{cases} cases tell" if cases != 1 else "1 case tells"
+
+
+def _rule_links(rules: list[str], coverage: Any) -> str:
+    """Rule IDs linked to their heading on the rules page (the anchor toc makes of it)."""
+    from markdown.extensions.toc import slugify
+
+    titles = coverage.spec.rules
+    return ", ".join(
+        f"[{rule}]({RULES_PAGE}#{slugify(f'{rule} {titles[rule]}', '-')})"
+        if rule in titles
+        else rule
+        for rule in rules
+    )
+
+
 def explorer_page(root: Path, coverage: Any) -> str:
     """Every option of the catalog: its question, and per value what it allows and the cases
     whose position tells it apart."""
@@ -242,7 +259,7 @@ def explorer_page(root: Path, coverage: Any) -> str:
                 f"{' '.join(str(entry.get('question', '')).split())} "
                 f"Default: `{entry.get('default')}`. Catalog entry: "
                 f"[{entry['id']}](ambiguities.md#{entry['id'].lower()}); rules: "
-                f"{', '.join(entry.get('rules') or []) or '-'}."
+                f"{_rule_links(entry.get('rules') or [], coverage) or '-'}."
             ),
             "",
         ]
@@ -255,7 +272,7 @@ def explorer_page(root: Path, coverage: Any) -> str:
                 "",
                 " ".join(str(value.get("description", "")).split()),
                 "",
-                f'??? example "{len(cases)} cases tell `{name}` apart"',
+                f'??? example "{_count(len(cases))} `{name}` apart"',
             ]
             for trace in cases:
                 text = _case_text(root, trace)
