@@ -12,9 +12,22 @@ What the conformance runner, the process server and the tests call::
 Each function validates its input, converts it to the compact internal form of
 ``reference_impl.core`` and back; the caller's objects are never modified. Errors are
 ``EngineError`` subclasses carrying the protocol's ``code``, ``message``, ``rule``, ``pointer``.
+
+Validation is most of what a call costs, and a caller mostly hands back a state this engine just
+answered (play, perft, fuzzing), so the states known to be valid are remembered (spec/protocol.md
+P-10 allows caching): those that passed validation and those the engine produced itself. The key is
+the state's exact ``marshal`` text (format 2: no back references, so equal values give equal bytes),
+which tells apart everything validation tells apart -- a tuple from a list, ``True`` from ``1``,
+``1.0`` from ``1``, a key ``1`` from ``"1"`` -- and refuses every type that is not a builtin one, a
+subclass included. A remembered state therefore answers exactly as validating it again would; any
+other state (one changed by a single field, in any way) is validated and refused as before.
+``validate_state`` itself always validates.
 """
 
 from __future__ import annotations
+
+import marshal
+from collections import OrderedDict
 
 from reference_impl.cards import CARD_NUMBERS, canonical_deck, portable_shuffle
 from reference_impl.codec import (
@@ -73,9 +86,49 @@ def validate_state(state) -> None:
     _validate(state)
 
 
+#: How many valid states are remembered (least recently used forgotten first): enough for the
+#: states a game, a perft count or a fuzz campaign goes back to, a few megabytes at most.
+KNOWN_STATES = 1024
+_known: OrderedDict = OrderedDict()
+
+
+def _key(state) -> bytes | None:
+    """The exact text of ``state`` (None when marshal cannot write it: no key, validate)."""
+    try:
+        return marshal.dumps(state, 2)
+    except (ValueError, TypeError, RecursionError):
+        return None
+
+
+def _remember(key: bytes | None, s) -> None:
+    """Note ``s`` (an internal state no one else holds) as the valid state of ``key``."""
+    if key is None:
+        return
+    _known[key] = s
+    _known.move_to_end(key)
+    if len(_known) > KNOWN_STATES:
+        _known.popitem(last=False)
+
+
 def _load(state):
+    """The internal state of a valid ``state`` (a fresh one: the caller may change it), or the
+    ``InvalidState`` validation raises."""
+    key = _key(state)
+    known = _known.get(key) if key is not None else None
+    if known is not None:
+        _known.move_to_end(key)
+        return known.copy()
     _validate(state)
-    return state_from_json(state)
+    s = state_from_json(state)
+    _remember(key, s.copy())
+    return s
+
+
+def _answer(s, name: str) -> dict:
+    """The state dict of ``s``, remembered as valid: the engine produced it."""
+    out = state_to_json(s, name)
+    _remember(_key(out), s)
+    return out
 
 
 def _int(value, what: str, pointer: str) -> int:
@@ -134,7 +187,7 @@ def new_game(ruleset, players, *, deck=None, seed=None, dealer=None, previous=No
     if not 0 <= dealer < n:
         raise BadRequest(f"dealer must be a seat 0..{n - 1}", pointer="/dealer")
     s = deal(rules, n, order, dealer, first)
-    return state_to_json(s, resolved["name"])
+    return _answer(s, resolved["name"])
 
 
 def _parse_deck(deck, canonical: list) -> list:
@@ -175,12 +228,25 @@ def _previous(previous, n: int, rules) -> tuple:
     return next_game_roles(rules, n, {"dealer": d, "result": result})
 
 
+#: internal move -> its canonical JSON text, the sort key of ``legal_moves`` (moves recur from
+#: position to position; emptied when it grows past :data:`MOVE_TEXTS`).
+MOVE_TEXTS = 65536
+_move_text: dict = {}
+
+
+def _text_of(m: tuple) -> str:
+    text = _move_text.get(m)
+    if text is None:
+        if len(_move_text) >= MOVE_TEXTS:
+            _move_text.clear()
+        text = _move_text[m] = canonical_json(move_to_json(m))
+    return text
+
+
 def legal_moves(state) -> list:
     """Every legal move of every player, sorted by canonical JSON; [] once the game is over."""
     s = _load(state)
-    moves = [move_to_json(m) for m in _legal(s)]
-    moves.sort(key=canonical_json)
-    return moves
+    return [move_to_json(m) for m in sorted(_legal(s), key=_text_of)]
 
 
 def apply(state, move) -> dict:
@@ -193,7 +259,7 @@ def apply(state, move) -> dict:
         rule, message = diagnose(s, m)
         raise IllegalMove(rule, message)
     apply_move(s, m)
-    return state_to_json(s, state["ruleset"]["name"])
+    return _answer(s, state["ruleset"]["name"])
 
 
 def capabilities() -> dict:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from reference_impl.cards import CARD_NAMES, CARD_NUMBERS, SUIT_OF, bits
+from reference_impl.cards import CARD_NAMES, CARD_NUMBERS, SUIT_OF
 from reference_impl.errors import BadRequest
 from reference_impl.state import (
     ACTION_CODES,
@@ -34,8 +34,28 @@ def canonical_json(obj) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+#: For each byte of a card mask (cards 8k..8k+7), the names of the cards each byte value holds,
+#: ascending: a hand is written a byte at a time, the hot loop of every answer.
+_BYTE_NAMES = [
+    [
+        tuple(CARD_NAMES[8 * k + i] for i in range(8) if (b >> i) & 1 and 8 * k + i < len(CARD_NAMES))
+        for b in range(256)
+    ]
+    for k in range((len(CARD_NAMES) + 7) // 8)
+]
+
+
 def _names(mask: int) -> list:
-    return [CARD_NAMES[c] for c in bits(mask)]
+    """The names of a mask's cards in canonical order (ascending card number)."""
+    out: list = []
+    k = 0
+    while mask:
+        byte = mask & 255
+        if byte:
+            out += _BYTE_NAMES[k][byte]
+        mask >>= 8
+        k += 1
+    return out
 
 
 def _mask(cards) -> int:
