@@ -78,6 +78,9 @@ class Mutant:
     old: str
     new: str
     what: str
+    #: where ``old`` starts (a character offset), for a fault made at one place by tools/faults.py;
+    #: None: ``old`` must occur exactly once in the file
+    at: int | None = None
 
     @property
     def area(self) -> str:
@@ -418,7 +421,14 @@ MUTANTS: tuple[Mutant, ...] = (
 
 def patched_source(mutant: Mutant, text: str, file: str) -> str:
     """``text`` with the mutant's replacement applied; ``MutantPatchError`` unless ``old`` occurs
-    exactly once."""
+    exactly once (or, for a fault at an offset, unless it stands there)."""
+    if mutant.at is not None:
+        if text[mutant.at : mutant.at + len(mutant.old)] != mutant.old:
+            raise MutantPatchError(
+                f"fault {mutant.id}: reference_impl/{file} no longer has {mutant.old!r} at "
+                f"character {mutant.at}; draw the sample again"
+            )
+        return text[: mutant.at] + mutant.new + text[mutant.at + len(mutant.old) :]
     count = text.count(mutant.old)
     if count != 1:
         found = "not found" if count == 0 else f"found {count} times"
