@@ -315,7 +315,8 @@ def page_context(
     labels = column_labels(reports)
     totals = [Counter(case["outcome"] for case in r.cases) for r in reports]
     return {
-        "title": "Durak conformance: " + " vs ".join(labels),
+        "title": "Durak conformance: "
+        + (" vs ".join(labels) if len(labels) < 3 else f"{len(labels)} runs side by side"),
         "labels": labels,
         "keys": column_keys(reports),
         "multi": len(reports) > 1,
