@@ -258,7 +258,8 @@ def _check_seats(st: dict, rules) -> int:
         want = team_of_seat(rules.teams, i)
         if p["team"] != want:
             raise InvalidState(_ptr("players", i, "team"),
-                               f"seat {i} is in team {want} under teams {rules.teams}, not {p['team']}")
+                               f"seat {i} is in team {want} under teams {rules.teams}, not {p['team']} "
+                               "(R-TEAM-1)")
     for key in ("dealer",):
         if st[key] >= n:
             raise InvalidState(_ptr(key), f"seat {st[key]} does not exist in a {n}-player game")

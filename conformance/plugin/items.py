@@ -57,8 +57,15 @@ def collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector 
     if _under(file_path, session.perft_roots):
         return PerftFile.from_parent(parent, path=file_path)
     if _under(file_path, session.roots):
+        if file_path.parent.name == ROBUSTNESS_DIR:
+            return RobustnessFile.from_parent(parent, path=file_path)
         return FixtureFile.from_parent(parent, path=file_path)
     return None
+
+
+#: The fixture folder whose cases send what no engine may accept (states no game reaches,
+#: malformed moves): ordinary fixtures, counted as their own kind so a report shows them apart.
+ROBUSTNESS_DIR = "robustness"
 
 
 class CaseFile(pytest.File):
@@ -96,6 +103,12 @@ class FixtureFile(CaseFile):
 
     def load(self) -> tuple[list[Case], list[LoadProblem]]:
         return load_file(self.path)
+
+
+class RobustnessFile(FixtureFile):
+    """A fixture file of conformance/fixtures/robustness/: the same cases, their own kind."""
+
+    kind = "robustness"
 
 
 class RecordFile(CaseFile):

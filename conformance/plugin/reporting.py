@@ -37,6 +37,7 @@ JUDGED = ("passed", "failed", "error", "broken")
 #: How the terminal summary names each kind of case.
 KIND_NAMES = {
     "fixture": "fixtures",
+    "robustness": "robustness cases",
     "scenario": "scenarios",
     "record": "records",
     "perft": "perft positions",

@@ -239,6 +239,9 @@ class CaseRun:
         rule = self.case.start_refused.get("rule")
         expected = {"code": code, "rule": rule} if rule else {"code": code}
         why = f" ({rule})" if rule else ""
+        if "state" in self.case.start:
+            self._refused_state(expected, why)
+            return
         answer = self._new_game()
         if not isinstance(answer, ErrorResult):
             state = canonical.normalise_state(answer) if isinstance(answer, dict) else answer
@@ -261,6 +264,43 @@ class CaseRun:
                 expected,
                 answer.to_json(),
                 signature=f"refused with {answer.code}",
+            )
+
+    def _refused_state(self, expected: dict[str, Any], why: str) -> None:
+        """A start state no game reaches, sent with ``legal_moves``: the answer must be
+        invalid_state carrying a JSON pointer (P-26). The case's pointer is where the
+        impossibility lies; the protocol only asks that the pointer name the first problem
+        (SHOULD), so it is shown, not compared."""
+        state = copy.deepcopy(self.case.start["state"])
+        if isinstance(state, dict):
+            state["ruleset"] = copy.deepcopy(self.ruleset)
+        if self.case.start_refused.get("pointer") is not None:
+            expected = {**expected, "pointer": self.case.start_refused["pointer"]}
+        answer = self.engine.legal_moves(state)
+        if not isinstance(answer, ErrorResult):
+            raise StepFailed(
+                f"legal_moves answered moves for a state no game reaches; it must be refused "
+                f"with invalid_state{why}",
+                expected,
+                {"accepted": True, "legal": answer},
+                signature="accepted an invalid state",
+            )
+        if answer.is_fault:
+            raise ErrorAnswer(answer, "legal_moves", expected)
+        if answer.code != "invalid_state":
+            raise StepFailed(
+                f"legal_moves refused the state with {answer.code}, expected invalid_state{why}",
+                expected,
+                answer.to_json(),
+                signature=f"refused with {answer.code}",
+            )
+        if not isinstance(answer.pointer, str) or (answer.pointer and answer.pointer[0] != "/"):
+            raise StepFailed(
+                "legal_moves answered invalid_state without a JSON pointer to the problem "
+                "(P-26: pointer, \"\" for the whole state)",
+                expected,
+                answer.to_json(),
+                signature="invalid_state without a pointer",
             )
 
     # ---- results ------------------------------------------------------------------------------

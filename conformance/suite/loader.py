@@ -192,10 +192,11 @@ def _conditional_message(error: Any) -> str | None:
             "a case with start_refused has no steps: the game never starts; remove steps "
             "(or start_refused)"
         )
-    if "then" in where and "start" in where:
+    if "then" in where and "start_refused" in where:
         return (
-            "a refused start is a deck or a seed that new_game must refuse; a start: {state} "
-            "is never sent to new_game"
+            "start_refused with a start: {state} has code invalid_state (legal_moves must "
+            "refuse the state); with a deck or a seed it has code bad_request (new_game must "
+            "refuse the game) and no pointer"
         )
     if "else" in where and error.validator == "required":
         return "'steps' is a required property (only a case with start_refused has none)"

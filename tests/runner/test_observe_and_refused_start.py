@@ -357,7 +357,7 @@ def test_the_loader_reads_both_forms(tmp_path):
         ),
         (
             "players: 3\nstart: {state: {}}\nstart_refused: {code: bad_request}\n",
-            "/start: a refused start is a deck or a seed",
+            "/start_refused/code: start_refused with a start: {state} has code invalid_state",
         ),
         ("players: 3\nstart: {seed: 1}\n", "'steps' is a required property"),
         (

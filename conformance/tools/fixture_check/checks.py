@@ -84,7 +84,9 @@ class CaseChecker(Reporter):
                 f"{n} players cannot play with {len(deck)} cards and teams "
                 f"{opts.get('teams')} (R-DECK-4); a case showing that needs start_refused",
             )
-        check_start(self, case.get("start"), n, deck, opts)
+        start = case.get("start")
+        if refused is None or not (isinstance(start, dict) and "state" in start):
+            check_start(self, start, n, deck, opts)  # a refused state is wrong on purpose
         steps = case.get("steps")
         if refused is not None:
             if steps is not None:
@@ -120,18 +122,23 @@ class CaseChecker(Reporter):
                 self.err(case, f"unknown rule ID {r!r} (not in the register or spec/rules.md)")
 
     def check_refused(self, refused: Any, n: int, legal: bool) -> None:
-        """start_refused: {code: bad_request, rule?}; a count R-DECK-4 allows is no R-DECK-4 case."""
-        if not isinstance(refused, dict) or refused.get("code") != "bad_request":
-            self.err(self.case, "start_refused must be {code: bad_request, rule: R-...}")
+        """start_refused: {code: bad_request, rule?} for a deck or a seed, {code: invalid_state,
+        rule?, pointer?} for a state; a count R-DECK-4 allows is no R-DECK-4 case."""
+        start = self.case.get("start")
+        by_state = isinstance(start, dict) and "state" in start
+        code = "invalid_state" if by_state else "bad_request"
+        if not isinstance(refused, dict) or refused.get("code") != code:
+            extra = ", pointer: /..." if by_state else ""
+            self.err(self.case, f"start_refused must be {{code: {code}, rule: R-...{extra}}} "
+                                f"with a {'state' if by_state else 'deck or seed'} start")
             return
         rule = refused.get("rule")
         if rule is not None and rule not in self.register:
             self.err(refused, f"start_refused cites unknown rule {rule!r}")
         if rule == "R-DECK-4" and legal:
             self.err(refused, f"start_refused cites R-DECK-4 but {n} players are allowed here")
-        start = self.case.get("start")
-        if isinstance(start, dict) and "state" in start:
-            self.err(start, "a refused start is a deck or a seed for new_game, not a state")
+        if "pointer" in refused and not by_state:
+            self.err(refused, "start_refused: pointer goes with invalid_state, a state start")
 
     def check_ruleset(self) -> None:
         """A known preset, known overrides, and ``options:`` the ruleset really plays."""
