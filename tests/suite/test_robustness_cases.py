@@ -1,7 +1,8 @@
 """The robustness class (conformance/fixtures/robustness/, issue 12 item 2): states no game
-reaches must be refused with invalid_state and a pointer. Every case passes on the reference;
-purpose-built wrong engines fail them: one that answers moves for any state, one that crashes on a
-state it cannot read, one that refuses without saying where."""
+reaches must be refused with invalid_state and a pointer, malformed moves with bad_request. Every
+case passes on the reference; purpose-built wrong engines fail them: one that answers moves for any
+state, one that crashes on a state it cannot read, one that refuses without saying where, one that
+crashes on a malformed move, one that calls it an illegal move."""
 
 from __future__ import annotations
 
@@ -19,10 +20,11 @@ ROBUSTNESS = Path(__file__).resolve().parents[2] / "conformance" / "fixtures" / 
 
 
 class _Api:
-    """The reference API with ``legal_moves`` replaced; everything else as it is."""
+    """The reference API with ``legal_moves`` or ``apply`` replaced; everything else as it is."""
 
-    def __init__(self, legal_moves):
-        self.legal_moves = legal_moves
+    def __init__(self, legal_moves=None, apply=None):
+        self.legal_moves = legal_moves or reference_api.legal_moves
+        self.apply = apply or reference_api.apply
 
     def __getattr__(self, name):
         return getattr(reference_api, name)
@@ -52,20 +54,40 @@ def _nowhere(state):
         raise reference_api.InvalidState(None, exc.message) from None
 
 
+def _apply_crashing(state, move):
+    """Reads a move without checking its shape."""
+    try:
+        return reference_api.apply(state, move)
+    except reference_api.EngineError as exc:
+        if exc.code == "bad_request":
+            raise TypeError("move") from None
+        raise
+
+
+def _apply_illegal(state, move):
+    """Tells a malformed move from a legal one but not from an illegal one."""
+    try:
+        return reference_api.apply(state, move)
+    except reference_api.EngineError as exc:
+        if exc.code == "bad_request":
+            raise reference_api.IllegalMove("R-PLAY-3", exc.message) from None
+        raise
+
+
 def _cases():
     cases, problems = load_paths([ROBUSTNESS])
     assert not problems, problems
     return cases
 
 
-def _outcomes(engine):
+def _outcomes(engine, prefix="robust-"):
     runner = CaseRunner(engine, Support.everything())
-    return {case.id: runner.run(case) for case in _cases()}
+    return {case.id: runner.run(case) for case in _cases() if case.id.startswith(prefix)}
 
 
 def test_every_robustness_case_passes_on_the_reference():
     results = _outcomes(InProcessEngine())
-    assert len(results) >= 14
+    assert len(results) >= 22
     assert {r.outcome for r in results.values()} == {"passed"}, {
         i: r.message for i, r in results.items() if not r.ok
     }
@@ -79,7 +101,23 @@ def test_every_robustness_case_passes_on_the_reference():
         (_nowhere, "failed", "without a JSON pointer"),
     ],
 )
-def test_a_wrong_engine_fails_every_robustness_case(legal_moves, outcome, says):
-    results = _outcomes(InProcessEngine(_Api(legal_moves)))
+def test_a_wrong_engine_fails_every_invalid_state_case(legal_moves, outcome, says):
+    results = _outcomes(InProcessEngine(_Api(legal_moves=legal_moves)))
+    results = {i: r for i, r in results.items() if not i.startswith("robust-move-")}
+    assert len(results) >= 14
+    wrong = {i: r for i, r in results.items() if r.outcome != outcome or says not in r.message}
+    assert not wrong, {i: (r.outcome, r.message) for i, r in wrong.items()}
+
+
+@pytest.mark.parametrize(
+    ("apply", "outcome", "says"),
+    [
+        (_apply_crashing, "error", "internal_error"),
+        (_apply_illegal, "failed", "bad_request"),
+    ],
+)
+def test_a_wrong_engine_fails_every_malformed_move_case(apply, outcome, says):
+    results = _outcomes(InProcessEngine(_Api(apply=apply)), prefix="robust-move-")
+    assert len(results) >= 8
     wrong = {i: r for i, r in results.items() if r.outcome != outcome or says not in r.message}
     assert not wrong, {i: (r.outcome, r.message) for i, r in wrong.items()}
