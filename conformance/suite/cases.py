@@ -506,6 +506,10 @@ class CaseRunner:
         ruleset = self.resolve(case)
         if isinstance(ruleset, str):
             run = CaseRun(self, case, None)
+            refused = case.start_refused or {}
+            if refused.get("code") == "bad_request" and refused.get("rule") != "R-DECK-4":
+                run.start()  # a ruleset no engine may accept: nothing to gate on, new_game refuses
+                return run
             run.close(CaseResult(case.id, "broken", f"the case's ruleset is invalid: {ruleset}"))
             return run
         run = CaseRun(self, case, ruleset)

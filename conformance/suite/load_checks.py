@@ -41,7 +41,11 @@ def case_faults(raw: dict[str, Any], document: Any, base: list[Any]) -> list[Fau
     faults = _unknown_rules(raw, document, base)
     ruleset, problem = _resolved(raw, document, base)
     if problem is not None:
-        return [*faults, problem]
+        refused = raw.get("start_refused") or {}
+        # a refused start may name a ruleset the rules refuse: new_game must answer bad_request
+        # (a player-count refusal, R-DECK-4, needs a ruleset that resolves to count against)
+        bad_ruleset = refused.get("code") == "bad_request" and refused.get("rule") != "R-DECK-4"
+        return faults if bad_ruleset else [*faults, problem]
     start = raw["start"]
     if raw.get("start_refused") is None:
         if "state" in start:

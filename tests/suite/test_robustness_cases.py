@@ -80,6 +80,10 @@ def _cases():
     return cases
 
 
+def _start_of(case_id):
+    return next(case.start for case in _cases() if case.id == case_id)
+
+
 def _outcomes(engine, prefix="robust-"):
     runner = CaseRunner(engine, Support.everything())
     return {case.id: runner.run(case) for case in _cases() if case.id.startswith(prefix)}
@@ -103,7 +107,7 @@ def test_every_robustness_case_passes_on_the_reference():
 )
 def test_a_wrong_engine_fails_every_invalid_state_case(legal_moves, outcome, says):
     results = _outcomes(InProcessEngine(_Api(legal_moves=legal_moves)))
-    results = {i: r for i, r in results.items() if not i.startswith("robust-move-")}
+    results = {i: r for i, r in results.items() if "state" in _start_of(i)}
     assert len(results) >= 14
     wrong = {i: r for i, r in results.items() if r.outcome != outcome or says not in r.message}
     assert not wrong, {i: (r.outcome, r.message) for i, r in wrong.items()}
@@ -120,4 +124,23 @@ def test_a_wrong_engine_fails_every_malformed_move_case(apply, outcome, says):
     results = _outcomes(InProcessEngine(_Api(apply=apply)), prefix="robust-move-")
     assert len(results) >= 8
     wrong = {i: r for i, r in results.items() if r.outcome != outcome or says not in r.message}
+    assert not wrong, {i: (r.outcome, r.message) for i, r in wrong.items()}
+
+
+def _new_game_lenient(ruleset, players, **kwargs):
+    """Plays the preset's defaults when the overrides or the preset are not understood."""
+    try:
+        return reference_api.new_game(ruleset, players, **kwargs)
+    except reference_api.EngineError as exc:
+        if exc.code != "bad_request":
+            raise
+        return reference_api.new_game("podkidnoy", players, **kwargs)
+
+
+def test_an_engine_that_plays_a_bad_ruleset_fails_every_ruleset_case():
+    api = _Api()
+    api.new_game = _new_game_lenient
+    results = _outcomes(InProcessEngine(api), prefix="robust-ruleset-")
+    assert len(results) >= 3
+    wrong = {i: r for i, r in results.items() if r.outcome != "failed" or "refused" not in r.message}
     assert not wrong, {i: (r.outcome, r.message) for i, r in wrong.items()}
