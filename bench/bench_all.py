@@ -54,6 +54,12 @@ DURAKGAME_OVERRIDES = {
     "first_attacker": "dealer_left",
 }
 
+#: Moves after which a durakgame game is cut: its random games need not end. A game is cut too
+#: when the player to move holds more than DURAKGAME_HAND cards: durakgame lists every subset of
+#: the cards to pile on (game.py:148), which random play makes astronomically many.
+DURAKGAME_CAP = 1000
+DURAKGAME_HAND = 12
+
 
 def core_games(options: dict, games: int) -> tuple[int, float]:
     """Moves played and seconds: the core's own loop, one mutable state per game."""
@@ -120,7 +126,9 @@ def durakgame_games(games: int) -> tuple[int, float] | None:
     for g, deck in enumerate(decks):
         game = Game(list(deck), dg.Player(), dg.Player())
         rand = random.Random(g).random
-        while not game.isFinished:
+        for _ in range(DURAKGAME_CAP):  # random play can go round forever in durakgame
+            if game.isFinished or len(game.currentPlayer.hand) > DURAKGAME_HAND:
+                break
             options = game.generateOptions()
             game.process(options[int(rand() * len(options))])
             moves += 1
