@@ -29,11 +29,12 @@ from .target import Unreachable
 
 
 def position_cases(paths: list[Path]) -> list[Case]:
-    """The cases that start from a position (a deal needs no route)."""
+    """The cases that start from a position (a deal needs no route; a robustness case's start
+    must be refused as impossible, so no game reaches it by design)."""
     cases, problems = load_paths(paths)
     for problem in problems:
         print(f"{problem}", file=sys.stderr)
-    return [case for case in cases if "state" in case.start]
+    return [case for case in cases if "state" in case.start and case.start_refused is None]
 
 
 def route_problem(case: Case) -> str | None:
