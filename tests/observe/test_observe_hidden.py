@@ -124,10 +124,13 @@ def hidden_variants(state, observer, rng):
         v["talon"][:down] = part
         variants.append(v)
     if state["ruleset"]["options"]["discard_visibility"] == "count" and state["discard"]:
-        for seat in others[:1]:  # a discarded card <-> another hand's unknown card
+        # a discarded card <-> another hand's unknown card; never the trump card, whose way from
+        # the talon's bottom to a hand everyone saw (R-INFO-3)
+        unseen = [i for i, c in enumerate(state["discard"]) if c != state["trump"]]
+        for seat in others[:1] if unseen else []:
             v = copy.deepcopy(state)
             card = rng.choice(_unknown(v, seat))
-            i = rng.randrange(len(v["discard"]))
+            i = rng.choice(unseen)
             hand = [c for c in v["players"][seat]["hand"] if c != card] + [v["discard"][i]]
             v["discard"][i] = card
             _set_hand(v, seat, hand)
