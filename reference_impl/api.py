@@ -86,6 +86,12 @@ def validate_state(state) -> None:
     _validate(state)
 
 
+def check_state(state) -> None:
+    """Raise ``InvalidState`` (with a JSON pointer) unless ``state`` is a valid state; a state
+    seen valid before (validated, or produced by this engine) is not validated again (P-10)."""
+    _load(state)
+
+
 #: How many valid states are remembered (least recently used forgotten first): enough for the
 #: states a game, a perft count or a fuzz campaign goes back to, a few megabytes at most.
 KNOWN_STATES = 1024

@@ -18,6 +18,7 @@ A refusal is raised as :class:`Refused` and becomes the protocol's error object.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,8 @@ from conformance.contract.cards import deck as canonical_deck
 from conformance.contract.seats import TEAM_PLAYERS, max_players
 from conformance.contract.shuffle import shuffle
 from conformance.suite.invariants import state_problems
+from reference_impl import api as reference_api
+from reference_impl.errors import InvalidState
 from reference_impl.rulesets import RulesetError, default_options, resolve_ruleset
 
 #: The fields of each action (docs/architecture.md, "Moves").
@@ -99,6 +102,12 @@ def check_state(state: Any, supports: dict, engine: str) -> None:
         first = problems[0]
         raise Refused("invalid_state", f"{first.message} ({first.rule})", first.rule,
                       first.pointer, named_by="kit")
+    try:  # what the judge's invariants leave to the reference's validator (roles, known, ...)
+        reference_api.check_state(state)
+    except InvalidState as exc:
+        cited = re.findall(r"R-[A-Z]+-[0-9]+", exc.message)
+        raise Refused("invalid_state", exc.message, cited[-1] if cited else None, exc.pointer,
+                      named_by="kit") from None
     n = len(state["players"])
     check_claim(supports, state["ruleset"]["options"], n, engine)
     if supports.get("dealer") is False and state["dealer"] != n - 1:
@@ -108,7 +117,7 @@ def check_state(state: Any, supports: dict, engine: str) -> None:
 def parse_move(move: Any, players: int, cards: set[str] | frozenset[str]) -> dict:
     """The move with the contract's fields only; ``bad_request`` with a pointer if malformed (an
     unknown player or action, a missing field, a card not of the deck, an empty or repeating
-    ``cards`` list). Fields a move does not have are ignored (P-11)."""
+    ``cards`` list, a field the action does not have: spec/schema/move.schema.json, P-11)."""
     if not isinstance(move, dict):
         raise Refused("bad_request", "a move is an object {\"player\": seat, \"action\": ...}",
                       pointer="/move")
@@ -117,6 +126,10 @@ def parse_move(move: Any, players: int, cards: set[str] | frozenset[str]) -> dic
         raise Refused("bad_request", f"unknown player {player!r}", pointer="/move/player")
     if action not in FIELDS:
         raise Refused("bad_request", f"unknown action {action!r}", pointer="/move/action")
+    unknown = sorted(set(move) - {"player", "action", *FIELDS[action]}, key=str)
+    if unknown:
+        raise Refused("bad_request", f"{action}: a move has no field {unknown[0]!r}",
+                      pointer=f"/move/{unknown[0]}")
     out = {"player": player, "action": action}
     for field in FIELDS[action]:
         v = move.get(field)

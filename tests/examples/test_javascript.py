@@ -67,11 +67,22 @@ def test_every_case_inside_the_claim_passes(tmp_path):
     status = main(["run", "--engine", engine, "--json", str(report), "--min-share", "0"])
     loaded = read_report(report)
     cases = loaded["cases"]
-    failing = {c["id"]: c.get("message") for c in cases if c["outcome"] in FAILING}
+    failing = {
+        c["id"]: c.get("message")
+        for c in cases
+        if c["outcome"] in FAILING and c.get("kind") != "robustness"
+    }
     assert not failing, failing
-    assert status == 0
+    # The JavaScript kit checks a state's shape and claims, not whether a game reaches it, and
+    # ignores a move's unknown fields: the robustness class says so, and nothing else fails
+    # (examples/javascript/README.md).
+    robust = {c["id"] for c in cases if c.get("kind") == "robustness" and c["outcome"] in FAILING}
+    impossible_states = {c["id"] for c in cases if c["id"].startswith("robust-") and
+                         "robustness/states.yaml:" in c.get("location", "")}
+    assert robust <= impossible_states | {"robust-move-unknown-field"}, robust
+    assert status == 1
     assert loaded["engine"]["engine"]["language"] == "JavaScript"
-    assert {c["outcome"] for c in cases} <= {"passed", "unsupported"}
+    assert {c["outcome"] for c in cases} <= {"passed", "unsupported", "failed"}
     # 161 of 458 cases ran when this was written (all passed); the rest need a deck, an option
     # value or observe that the example does not claim.
     assert loaded["summary"]["executed"] >= 150
