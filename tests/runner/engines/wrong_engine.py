@@ -16,10 +16,11 @@ from reference_impl.errors import IllegalMove
 
 
 def _trump_over_plain(state: dict, move: dict) -> bool:
-    if move.get("action") != "beat":
-        return False
+    card, target = move.get("card"), move.get("target")
+    if move.get("action") != "beat" or not isinstance(card, str) or not isinstance(target, str):
+        return False  # a malformed beat is the reference's to refuse, as bad_request
     trump_suit = state["trump"][1]
-    return move["card"][1] == trump_suit and move["target"][1] != trump_suit
+    return card[1:2] == trump_suit and target[1:2] != trump_suit
 
 
 def legal_moves(state: dict) -> list:
