@@ -191,6 +191,7 @@ def play_game(preset, overrides, n, seed, policy_seed, *, prefer_beat=False, jso
 STATS = {"games": 0, "capped": 0, "longest": 0}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS, ids=ids)
 @settings(max_examples=2, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
@@ -218,6 +219,7 @@ def check_result(s) -> None:
         assert s.hands[res["fool"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", [c for c in CONFIGS if c[2] >= 3], ids=ids)
 def test_games_end_when_nobody_takes_needlessly(config):
     preset, overrides, n = config
@@ -228,6 +230,7 @@ def test_games_end_when_nobody_takes_needlessly(config):
         check_result(s)
 
 
+@pytest.mark.slow
 def test_capped_games_are_rare():
     # runs after the random games of this module (pytest keeps file order)
     if STATS["games"] == 0:

@@ -56,6 +56,7 @@ WRONG = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("spec", "preset", "players", "kind", "aspect"), WRONG)
 def test_a_wrong_engine_is_caught_by_its_transformation_only(
     tmp_path, spec, preset, players, kind, aspect

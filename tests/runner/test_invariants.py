@@ -611,6 +611,7 @@ GAMES = [
 GAMES_EACH = 22  # 14 configurations: about three hundred games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset", "counts"), GAMES, ids=lambda v: json.dumps(v)[:40])
 def test_random_reference_games_give_no_problem(ruleset, counts):
     checked = 0

@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 
 def _pytest(folder, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
@@ -19,6 +21,7 @@ def _pytest(folder, *args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_an_engine_named_where_no_case_is_collected_is_a_usage_error(tmp_path):
     (tmp_path / "test_own.py").write_text("def test_own():\n    assert True\n")
     named = _pytest(tmp_path, "--durak-engine", "reference")

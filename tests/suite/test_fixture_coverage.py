@@ -19,6 +19,9 @@ from conformance.tools.fixture_check.register import (
     option_str,
 )
 
+#: every fixture file checked by the fixture-check tool, once per module: a whole-suite pass (slow)
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def cases():

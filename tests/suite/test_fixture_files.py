@@ -16,6 +16,9 @@ from conformance.tools.fixture_check.authoring import build, deal
 from conformance.tools.fixture_check.checks import check_all
 from conformance.tools.fixture_check.loading import fixture_files
 
+#: every fixture file checked by the fixture-check tool, once per module: a whole-suite pass (slow)
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def checked():

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from conformance.tools.common_table import COMMON, EXCEPTIONS, common_table_gaps, tables_summary
 from conformance.tools.traceability import Coverage
 
 
+@pytest.mark.slow
 def test_every_rule_that_applies_at_two_players_with_36_cards_is_shown_there(coverage: Coverage):
     assert common_table_gaps(coverage) == []
     assert tables_summary(coverage)[COMMON].startswith(
