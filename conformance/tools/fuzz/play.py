@@ -81,13 +81,21 @@ class InStep:
             state = self._position(Position(plan, len(played.moves), state), rng, played)
         return played
 
-    def _deal(self, plan: GamePlan, played: GamePlayed) -> dict[str, Any] | None:
-        """The dealt state both engines agree on, or None (the game stops at its deal)."""
+    def _reference_deal(self, plan: GamePlan) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+        """The reference's dealt state (None, noted as a reference problem, when it fails) and
+        the deal's arguments, to ask the engine under test the same."""
         deal = plan.deal
         args = {key: deal.get(key) for key in ("seed", "deck", "dealer", "previous")}
-        ref_state = self.reference.new_game(plan.ruleset, plan.players, **args)
-        if isinstance(ref_state, ErrorResult):
-            self._reference_problem(Position(plan, 0, {}), f"new_game: {ref_state}")
+        state = self.reference.new_game(plan.ruleset, plan.players, **args)
+        if isinstance(state, ErrorResult):
+            self._reference_problem(Position(plan, 0, {}), f"new_game: {state}")
+            return None, args
+        return state, args
+
+    def _deal(self, plan: GamePlan, played: GamePlayed) -> dict[str, Any] | None:
+        """The dealt state both engines agree on, or None (the game stops at its deal)."""
+        ref_state, args = self._reference_deal(plan)
+        if ref_state is None:
             return None
         cand_state = self._ask("new_game", plan.ruleset, plan.players, **args)
         finding = compare_deal(plan, ref_state, cand_state)

@@ -71,13 +71,7 @@ class Walk(InStep):
 
     def _deal(self, plan: GamePlan, played: GamePlayed) -> dict[str, Any] | None:
         """The reference's deal (the engine under test is never asked to deal here)."""
-        deal = plan.deal
-        args = {key: deal.get(key) for key in ("seed", "deck", "dealer", "previous")}
-        state = self.reference.new_game(plan.ruleset, plan.players, **args)
-        if isinstance(state, ErrorResult):
-            self._reference_problem(Position(plan, 0, {}), f"new_game: {state}")
-            return None
-        return state
+        return self._reference_deal(plan)[0]
 
     def _position(
         self, at: Position, rng: random.Random, played: GamePlayed
