@@ -20,6 +20,7 @@ import json
 import sys
 import traceback
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TextIO
 
@@ -42,6 +43,17 @@ class _Game:
     position: Any
     state: dict
     moves: list = field(default_factory=list)
+    #: the engine's moves in ``position`` (:meth:`Adapter._listed`), asked once per position:
+    #: a session asks for the legal set and then tries moves on the same position
+    listing: dict | None = None
+
+    def listed(self, adapter: Adapter) -> dict:
+        if self.listing is None:
+            self.listing = adapter._listed(self.position)
+        return self.listing
+
+    def moved(self, state: dict, position: Any) -> None:
+        self.state, self.position, self.listing = state, position, None
 
 
 class Adapter:
@@ -159,20 +171,21 @@ class Adapter:
         :meth:`setup` (or remembered) and thrown away."""
         check_state(state, self.supports, self.name)
         position = self.setup(state)
-        move, native = self._checked(state, position, move)
+        move, native = self._checked(state, lambda: self._listed(position), move)
         new, position = self._played(state, position, move, native)
         self._remember(new, position)
         return new
 
-    def _checked(self, state: dict, position: Any, move: Any) -> tuple[dict, Any]:
+    def _checked(self, state: dict, listing: Callable[[], dict], move: Any) -> tuple[dict, Any]:
         """The move (contract fields only) and the engine's native move for it, checked in the
         order of the contract (R-PLAY-5): the game over, a malformed move, then the engine's legal
-        set; the rule is named by the kit when the engine does not name it. Nothing is played."""
+        set (``listing()``, asked only once the move is well formed); the rule is named by the kit
+        when the engine does not name it. Nothing is played."""
         if state["result"] is not None:
             raise Refused("illegal_move", "the game is over", "R-PLAY-2", named_by="kit")
         options = state["ruleset"]["options"]
         move = parse_move(move, len(state["players"]), deck_cards(options))
-        listed = self._listed(position).get(move_id(move))
+        listed = listing().get(move_id(move))
         if listed is None:
             raise self.refusal(state, move, f"{self.name} does not offer this move")
         return move, listed[1]
@@ -222,15 +235,15 @@ class Adapter:
     def game_legal_moves(self, game: _Game) -> list:
         if game.state["result"] is not None:  # P-22: none once the game is over
             return []
-        return [move for move, _ in self._listed(game.position).values()]
+        return [move for move, _ in game.listed(self).values()]
 
     def game_apply(self, game: _Game, move: Any) -> dict:
         """As :meth:`apply`, on the game's own position; a refused move leaves the game as it was
         (P-35). If the engine fails half-way through playing a move (a refusal of its own, an
         exception), the position is built again from the deal and the moves before."""
-        move, native = self._checked(game.state, game.position, move)
+        move, native = self._checked(game.state, lambda: game.listed(self), move)
         try:
-            game.state, game.position = self._played(game.state, game.position, move, native)
+            game.moved(*self._played(game.state, game.position, move, native))
         except BaseException:
             self._rebuild(game)
             raise
@@ -246,7 +259,7 @@ class Adapter:
         except Exception:  # noqa: BLE001 - the game is lost: its handle is refused from now on
             self._games = {h: g for h, g in self._games.items() if g is not game}
             return
-        game.position = position
+        game.position, game.listing = position, None
 
     def game_request(self, op: str, request: dict) -> dict:
         """The answer's fields for an operation on a game (P-35, P-36)."""
