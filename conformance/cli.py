@@ -91,6 +91,20 @@ def _run_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="run the YAML fixtures under DIR too (your own cases)",
     )
+    select.add_argument(
+        "--tags",
+        action="append",
+        default=[],
+        metavar="EXPR",
+        help="Cucumber tag expression over each case's tags (@R-BEAT-1, @BEAT, "
+        "@opt:opening=single), e.g. '@R-BEAT-1 and not @opt:opening=single'; repeat: all hold",
+    )
+    select.add_argument(
+        "--smoke",
+        action="store_true",
+        help="only the smoke list (conformance/suite/smoke.yaml): about 20 cases for a new "
+        "engine's first minute",
+    )
     select.add_argument("--no-fixtures", action="store_true", help="skip the packaged fixtures")
     select.add_argument("--no-features", action="store_true", help="skip the Gherkin scenarios")
     out = parser.add_argument_group("expected failures and reports")
@@ -102,6 +116,7 @@ def _run_arguments(parser: argparse.ArgumentParser) -> None:
     out.add_argument(
         "--junitxml", metavar="PATH", help="JUnit XML report (the strict schema Jenkins checks)"
     )
+    _traffic_argument(out)
     out.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
     out.add_argument(
         "--min-share",
@@ -115,6 +130,15 @@ def _run_arguments(parser: argparse.ArgumentParser) -> None:
         "-j", "--jobs", type=int, metavar="N", help="run on N processes (pytest-xdist)"
     )
     parser.add_argument("pytest_args", nargs="*", help=argparse.SUPPRESS)
+
+
+def _traffic_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    parser.add_argument(
+        "--traffic",
+        metavar="FILE",
+        help="log every line sent to a process engine and every answer (or timeout, exit, "
+        "garbage) as JSON Lines, flushed as it goes; under -j N one FILE.<worker> per worker",
+    )
 
 
 def _serve_arguments(parser: argparse.ArgumentParser) -> None:
@@ -190,6 +214,15 @@ def pytest_arguments(args: argparse.Namespace) -> list[str] | str:
     for name in ("area", "rule", "ruleset", "case"):
         for value in getattr(args, name):
             argv += [f"--durak-{name}", value]
+    # one argument each: pytest reads an argument starting with @ as a file of arguments
+    argv += [f"--durak-tags={value}" for value in args.tags]
+    if args.smoke:
+        argv.append("--durak-smoke")
+    if args.traffic:
+        from conformance.engines.traffic import warn_in_process
+
+        warn_in_process(args.engine, "run")
+        argv.append(f"--durak-traffic={Path(args.traffic).resolve()}")
     if args.xfail:
         argv += ["--durak-xfail", args.xfail]
     if args.update_xfail:
@@ -262,10 +295,19 @@ def _on_engine(args: argparse.Namespace, command: str, run_cli: Callable[..., in
     """Start the engine of ``--engine`` with the process limits of :func:`_engine_arguments`, run
     ``run_cli(engine, args)`` on it and close it; 2 when the engine cannot be made."""
     from conformance.engines.factory import EngineSpecError, make_engine
+    from conformance.engines.traffic import TrafficLog, warn_in_process
 
+    args.traffic_log = None
+    if getattr(args, "traffic", None):
+        warn_in_process(args.engine, command)
+        args.traffic_log = TrafficLog(args.traffic)
     try:
         engine = make_engine(
-            args.engine, timeout=args.timeout, max_faults=args.max_faults, max_line=args.max_line
+            args.engine,
+            timeout=args.timeout,
+            max_faults=args.max_faults,
+            max_line=args.max_line,
+            traffic=args.traffic_log,
         )
     except EngineSpecError as exc:
         print(f"durak-conformance {command}: {exc}", file=sys.stderr)
@@ -315,13 +357,17 @@ def _tool(name: str) -> ModuleType:
     return importlib.import_module(f"conformance.tools.{name}")
 
 
-def _tool_arguments(name: str, *, engine: bool) -> Callable[[argparse.ArgumentParser], None]:
+def _tool_arguments(
+    name: str, *, engine: bool, traffic: bool = False
+) -> Callable[[argparse.ArgumentParser], None]:
     """Adds the arguments of tool ``name`` (``add_cli_arguments``), after ``--engine`` and the
-    process limits when the tool talks to an engine."""
+    process limits when the tool talks to an engine (and ``--traffic`` when it honours it)."""
 
     def add(parser: argparse.ArgumentParser) -> None:
         if engine:
             _engine_arguments(parser)
+        if traffic:
+            _traffic_argument(parser)
         _tool(name).add_cli_arguments(parser)
 
     return add
@@ -371,7 +417,7 @@ SUBCOMMANDS = (
         "perft",
         "count move paths from named positions",
         None,
-        _tool_arguments("perft", engine=True),
+        _tool_arguments("perft", engine=True, traffic=True),
         _tool_on_engine("perft", "perft"),
     ),
     Subcommand(
@@ -388,7 +434,7 @@ SUBCOMMANDS = (
         "Replay game records (spec/schema/record.schema.json) on an engine: every move must be "
         "in its legal set and accepted, and the final result must be the recorded one. Exit 0 "
         "when all pass, 1 when one diverges or is broken, 2 for a usage error.",
-        _tool_arguments("replay", engine=True),
+        _tool_arguments("replay", engine=True, traffic=True),
         _tool_on_engine("replay", "replay"),
     ),
     Subcommand(
@@ -397,7 +443,7 @@ SUBCOMMANDS = (
         "Play random games on the reference engine and the engine under test side by side; at "
         "the first disagreement of a game write a minimal YAML fixture. Exit 0 without "
         "findings, 1 with findings, 2 for a usage error.",
-        _tool_arguments("fuzz", engine=True),
+        _tool_arguments("fuzz", engine=True, traffic=True),
         _tool_alone("fuzz"),
     ),
     Subcommand(
@@ -417,7 +463,7 @@ SUBCOMMANDS = (
         "claims, and report which value it plays (or that it plays none consistently, with the "
         "cases that show it); print the honest hello that follows. Exit 0 when no option is "
         "played inconsistently, 1 when one is, 2 for a usage error.",
-        _tool_arguments("identify", engine=True),
+        _tool_arguments("identify", engine=True, traffic=True),
         _tool_on_engine("identify", "identify"),
     ),
     Subcommand(

@@ -37,6 +37,10 @@ from conformance.plugin.fixtures import (  # noqa: F401 - pytest finds the plugi
 )
 from conformance.plugin.session import SELECTORS, STATE, DurakSession
 
+#: the plugin's parts that bring options and hooks of their own: the traffic log, and selection
+#: by tag expression and the smoke list
+pytest_plugins = ("conformance.plugin.traffic", "conformance.plugin.selection")
+
 #: A run below this share of executed cases is not a plain success (``--durak-min-share``).
 DEFAULT_MIN_SHARE = 0.5
 #: pytest's exit status for such a run; ``durak-conformance run`` turns it into 3.

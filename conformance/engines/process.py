@@ -31,6 +31,7 @@ from typing import Any
 from conformance.contract.bounded_json import TooDeep, loads
 from conformance.engines import reaping
 from conformance.engines.base import Engine, ErrorResult, new_game_request
+from conformance.engines.traffic import FAULT_FIELDS, TrafficLog
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_MAX_LINE = 1 << 20
@@ -75,7 +76,9 @@ class SubprocessEngine(Engine):
 
     ``timeout``: seconds to wait for each answer. ``max_line``: longest answer line accepted, in
     bytes. The breaker opens after ``max_consecutive_faults`` faults in a row or ``max_faults`` in
-    the session; from then on every request answers ``not_run`` at once.
+    the session; from then on every request answers ``not_run`` at once. ``traffic``: a
+    :class:`~conformance.engines.traffic.TrafficLog` (or its path) that gets every line sent and
+    received, and every fault, as it happens.
     """
 
     def __init__(
@@ -88,6 +91,7 @@ class SubprocessEngine(Engine):
         max_faults: int = DEFAULT_MAX_FAULTS,
         cwd: str | None = None,
         env: dict[str, str] | None = None,
+        traffic: TrafficLog | str | os.PathLike[str] | None = None,
     ):
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
@@ -99,6 +103,7 @@ class SubprocessEngine(Engine):
         self.max_faults = max_faults
         self.cwd = cwd
         self.env = env
+        self.traffic = TrafficLog(traffic) if isinstance(traffic, (str, os.PathLike)) else traffic
         self._proc: subprocess.Popen[bytes] | None = None
         self._selector: selectors.BaseSelector | None = None
         self._stdout = bytearray()
@@ -196,6 +201,8 @@ class SubprocessEngine(Engine):
             self.consecutive_faults = 0
             return refusal.error
         except _Fault as fault:
+            seen = {k: v for k, v in fault.diagnostics.items() if k in FAULT_FIELDS}
+            self._log("fault", code=fault.code, message=fault.message, **seen)
             return self._record_fault(fault, request, time.monotonic() - began)
         finally:
             if time.monotonic() - self._descendants_seen > DESCENDANTS_EVERY:
@@ -239,10 +246,17 @@ class SubprocessEngine(Engine):
     def _exchange(self, request: dict[str, Any]) -> dict[str, Any]:
         self._ensure_child()
         deadline = time.monotonic() + self.timeout
-        line = (json.dumps(request, separators=(",", ":")) + "\n").encode()
-        self._send(line, deadline)
+        text = json.dumps(request, separators=(",", ":"))
+        self._log("sent", line=text)
+        self._send((text + "\n").encode(), deadline)
         raw = self._read_line(deadline, request["op"])
+        self._log("received", line=raw.decode("utf-8", "replace"))
         return self._check_answer(raw, request)
+
+    def _log(self, direction: str, **fields: Any) -> None:
+        """One event of the traffic log, when there is one (:mod:`conformance.engines.traffic`)."""
+        if self.traffic is not None:
+            self.traffic.write(direction, **fields)
 
     def _check_answer(self, raw: bytes, request: dict[str, Any]) -> dict[str, Any]:
         shown = raw[:300].decode("utf-8", "replace")
@@ -340,6 +354,7 @@ class SubprocessEngine(Engine):
                 "crash", f"cannot start the engine {self.command!r}: {exc}", restart=False
             ) from None
         self.starts += 1
+        self._log("start", command=self.command, pid=self._proc.pid)
         self._stdout.clear()
         self._stdout_eof = False
         self._stderr.clear()

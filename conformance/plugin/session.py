@@ -21,6 +21,7 @@ import pytest
 from conformance.engines.base import Engine, ErrorResult
 from conformance.engines.factory import EngineSpecError, make_engine
 from conformance.engines.gating import HelloError, Support
+from conformance.plugin.traffic import traffic_log
 from conformance.reports.report import JsonReport, Tally
 from conformance.suite import FIXTURES_DIR, POSITIONS_DIR, RECORDS_DIR
 from conformance.suite.cases import CaseRunner
@@ -166,6 +167,7 @@ class DurakSession:
                 timeout=config.getoption("durak_timeout"),
                 max_line=config.getoption("durak_max_line"),
                 max_faults=config.getoption("durak_max_faults"),
+                traffic=traffic_log(config),
             )
         except (EngineSpecError, ValueError, ImportError) as exc:
             return f"cannot make the engine: {exc}"

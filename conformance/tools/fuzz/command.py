@@ -134,8 +134,13 @@ def run_cli(args: argparse.Namespace, out: Any = None) -> int:
         reference = make_engine(args.reference, **limits)
     except EngineSpecError as exc:
         return _fail(f"--reference: {exc}")
+    traffic = getattr(args, "traffic", None)
+    if traffic:
+        from conformance.engines.traffic import warn_in_process
+
+        warn_in_process(args.engine, "fuzz")
     try:
-        candidate = make_engine(args.engine, **limits)
+        candidate = make_engine(args.engine, **limits, traffic=traffic)
     except EngineSpecError as exc:
         reference.close()
         return _fail(f"--engine: {exc}")
@@ -157,7 +162,7 @@ def run_cli(args: argparse.Namespace, out: Any = None) -> int:
             from conformance.tools.fuzz.parallel import played_in_workers
 
             specs = {"reference": args.reference, "candidate": args.engine}
-            games = played_in_workers(fuzzer, specs, limits, args.jobs)
+            games = played_in_workers(fuzzer, specs, limits, args.jobs, traffic=traffic)
         report = fuzzer.run(games)
         print(format_report(report), file=out)
     return 1 if report.findings or report.gave_up else 0

@@ -31,11 +31,19 @@ from conformance.tools.fuzz.report import FuzzReport
 _WORKER: dict[str, Any] = {}
 
 
-def _start_worker(specs: dict[str, str | None], limits: dict[str, Any], config: FuzzConfig):
+def _start_worker(
+    specs: dict[str, str | None],
+    limits: dict[str, Any],
+    config: FuzzConfig,
+    traffic: str | None = None,
+):
     from conformance.engines.factory import make_engine
+    from conformance.engines.traffic import worker_path
 
     reference = make_engine(specs["reference"], **limits)
-    candidate = make_engine(specs["candidate"], **limits)
+    # the engine under test's traffic, one file per worker: FILE.<process name>
+    log = worker_path(traffic, multiprocessing.current_process().name) if traffic else None
+    candidate = make_engine(specs["candidate"], **limits, traffic=log)
     Finalize(None, _close, args=(reference, candidate), exitpriority=10)
     fuzzer = Fuzzer(reference, candidate, config)
     _WORKER["fuzzer"] = fuzzer
@@ -75,16 +83,23 @@ def chunks(indices: list[int], jobs: int) -> list[list[int]]:
 
 
 def played_in_workers(
-    fuzzer: Fuzzer, specs: dict[str, str | None], limits: dict[str, Any], jobs: int
+    fuzzer: Fuzzer,
+    specs: dict[str, str | None],
+    limits: dict[str, Any],
+    jobs: int,
+    *,
+    traffic: str | None = None,
 ) -> Iterator[PlayedGame]:
     """The campaign's games played on ``jobs`` worker processes, in index order: pass it to
-    :meth:`Fuzzer.run`. Stopping early (a give-up, ``--stop-first``) cancels what is left."""
+    :meth:`Fuzzer.run`. Stopping early (a give-up, ``--stop-first``) cancels what is left.
+    ``traffic``: the ``--traffic`` path; each worker logs its engine under test to its own
+    ``FILE.<process name>``."""
     # the workers write nothing: records and fixtures are written here, as the games are tallied
     config = replace(fuzzer.config, records_dir=None)
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(
         max_workers=jobs, mp_context=context, initializer=_start_worker,
-        initargs=(specs, limits, config),
+        initargs=(specs, limits, config, traffic),
     )
     try:
         pending: list[Future] = [pool.submit(_play_chunk, c) for c in chunks(fuzzer.indices(), jobs)]
