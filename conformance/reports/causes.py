@@ -29,48 +29,85 @@ CAUSED = ("failed", "error", "broken", "mismatch", "xpassed")
 
 @dataclass(frozen=True)
 class Cause:
-    """What differs, in words that do not name the case, and the rules that decide it."""
+    """What differs, in words that do not name the case, and the rules that decide it.
+
+    ``general`` is the text without the circumstance that varies from case to case of one
+    mistake (whether a card lies unbeaten, which rule the rules name first): causes with the same
+    general text and rules are one group, which lists its variants when there are several."""
 
     text: str
     rules: tuple[str, ...] = ()
+    general: str = ""
+    variant: str = ""
+
+    @property
+    def key(self) -> tuple[str, tuple[str, ...]]:
+        return (self.general or self.text, self.rules)
+
+
+def _varying(template: str, variant: str, rules: tuple[str, ...]) -> Cause:
+    """A cause whose ``template`` has ``{}`` where the variant goes (dropped from the general
+    text)."""
+    text = template.format(f" {variant}" if variant else "")
+    return Cause(text, rules, " ".join(template.format("").split()), variant)
 
 
 @dataclass
 class Group:
-    """The failing cases of one cause."""
+    """The failing cases of one cause, and how many of them show each variant of it."""
 
     cause: Cause
     cases: list[str] = field(default_factory=list)
+    variants: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """The cause's own text when every case shows it alike, else the general text."""
+        return self.cause.text if len(self.variants) <= 1 else self.cause.key[0]
 
     def to_json(self) -> dict[str, Any]:
-        return {"cause": self.cause.text, "rules": list(self.cause.rules), "cases": self.cases}
+        out = {"cause": self.text, "rules": list(self.cause.rules), "cases": self.cases}
+        if len(self.variants) > 1:
+            out["variants"] = dict(self.variants)
+        return out
 
     def line(self) -> str:
         rules = f" ({', '.join(self.cause.rules)})" if self.cause.rules else ""
         count = len(self.cases)
-        return f"1 cause, {count} case{'s' * (count != 1)}: {self.cause.text}{rules}"
+        line = f"1 cause, {count} case{'s' * (count != 1)}: {self.text}{rules}"
+        if len(self.variants) > 1:
+            line += ": " + ", ".join(f"{n} {text.strip('()')}" for text, n in self.variants.items())
+        return line
 
 
 def cause_json(cause: Cause) -> dict[str, Any]:
     """A record's ``cause`` field."""
-    return {"text": cause.text, "rules": list(cause.rules)}
+    out: dict[str, Any] = {"text": cause.text, "rules": list(cause.rules)}
+    if cause.general and cause.general != cause.text:
+        out["general"], out["variant"] = cause.general, cause.variant
+    return out
 
 
 def groups(records: Iterable[dict[str, Any]]) -> list[Group]:
     """The failing records' causes (their ``cause`` as the runner wrote it, else worked out
-    here), each with its cases, the biggest group first."""
-    found: dict[Cause, Group] = {}
+    here), each with its cases, the biggest group first; a group's variants biggest first."""
+    found: dict[tuple, Group] = {}
     for record in records:
         written = record.get("cause")
         if isinstance(written, dict):
-            cause = Cause(str(written.get("text")), tuple(written.get("rules") or ()))
+            cause = Cause(str(written.get("text")), tuple(written.get("rules") or ()),
+                          str(written.get("general") or ""), str(written.get("variant") or ""))
         else:
             cause = cause_of(record)
         if cause is not None:
-            found.setdefault(cause, Group(cause)).cases.append(str(record.get("id")))
+            group = found.setdefault(cause.key, Group(cause))
+            group.cases.append(str(record.get("id")))
+            variant = cause.variant or cause.text
+            group.variants[variant] = group.variants.get(variant, 0) + 1
     for group in found.values():
         group.cases.sort()  # the same order however the cases were run (one process or many)
-    return sorted(found.values(), key=lambda g: (-len(g.cases), g.cause.text))
+        group.variants = dict(sorted(group.variants.items(), key=lambda kv: (-kv[1], kv[0])))
+    return sorted(found.values(), key=lambda g: (-len(g.cases), g.text))
 
 
 def cause_of(record: dict[str, Any]) -> Cause | None:
@@ -92,27 +129,114 @@ def cause_of(record: dict[str, Any]) -> Cause | None:
             moves = actual.get(key)
             if isinstance(moves, list) and moves and isinstance(moves[0], dict):
                 return _move_cause(verb, moves[0], state, record, step)
-        if actual.get("accepted") is True and "refuse" in step:
+        if "perft" in step and isinstance(actual.get("move"), dict):
+            return _stopped_cause(record, actual)
+        if "refuse" in step:
             move = step.get("refuse")
-            rule = step.get("rule")
-            what = describe(move, state) if isinstance(move, dict) else "a move"
-            return Cause(f"the engine accepts {what}, which must be refused", _rules(rule))
-    return Cause(_generic(str(record.get("signature") or record.get("message") or "fails")))
+            what, when = _parts(move, state) if isinstance(move, dict) else ("a move", "")
+            if actual.get("accepted") is True:
+                return _varying(f"the engine accepts {what}{{}}, which must be refused", when,
+                                _rules(step.get("rule")))
+            if actual.get("code") or actual.get("rule"):
+                return _other_refusal(what, actual, step, record)
+    if isinstance(actual, dict):
+        fields = _field_cause(actual, step, record)
+        if fields is not None:
+            return fields
+    text = _generic(str(record.get("signature") or record.get("message") or "fails"))
+    return Cause(text, _named_rules(record.get("message")))
+
+
+def _field_cause(
+    actual: dict[str, Any], step: dict[str, Any], record: dict[str, Any]
+) -> Cause | None:
+    """The fields of a state (``expect``) or an observation (``observe``) that differ, keyed by
+    their JSON pointers: one cause per first differing field (indices as ``*``), the others its
+    variant, and the rule that field points at; right after a deal, the deal's rules (R-ROLE-1
+    for the first attacker, ...)."""
+    from conformance.tools.findings import DEAL_POINTER_RULES, pointer_rules
+
+    kind = "observation" if "observe" in step else "state" if "expect" in step else None
+    pointers = [key for key in actual if isinstance(key, str) and key.startswith("/")]
+    if isinstance(step.get("result"), dict):  # the result step: the result's own fields
+        kind, want = "result", step["result"]
+        pointers = [f"/result/{key}" for key in want if want[key] != actual.get(key)]
+    if kind is None or not pointers:
+        return None
+    shapes = list(dict.fromkeys(re.sub(r"/\d+(?=/|$)", "/*", p) for p in pointers))
+    dealt = record.get("start") == "deal" and step.get("index") == 1 and "move" not in step
+    path = tuple(shapes[0].split("/")[1:])
+    rules = tuple(pointer_rules([path], DEAL_POINTER_RULES if dealt else None))
+    general = f"the {kind} differs at {shapes[0]}"
+    if len(shapes) == 1:
+        return Cause(general, rules, general, "alone")
+    others = ", ".join(shapes[1:])
+    return Cause(f"{general} and {others}", rules, general, f"and {others}")
+
+
+def _named_rules(message: Any) -> tuple[str, ...]:
+    """The one rule a failure message names, when it names exactly one."""
+    found = sorted(set(re.findall(r"\bR-[A-Z]+-\d+\b", str(message or ""))))
+    return tuple(found) if len(found) == 1 else ()
+
+
+def _other_refusal(
+    what: str, actual: dict[str, Any], step: dict[str, Any], record: dict[str, Any]
+) -> Cause:
+    """A move refused, as it must be, but for another reason than the rules give first (R-PLAY-5:
+    the first rule broken is the one named), or with another code."""
+    expected = record.get("expected") if isinstance(record.get("expected"), dict) else {}
+    want_code, got_code = expected.get("code") or "illegal_move", actual.get("code")
+    want, got = step.get("rule") or expected.get("rule"), actual.get("rule")
+    if got_code != want_code:
+        return Cause(f"the engine refuses {what} with {got_code}, where the rules answer "
+                     f"{want_code}", _rules(want))
+    # the engine's own check comes first: one cause however many rules it jumps ahead of
+    return _varying(f"the engine refuses {what} by {got or 'no rule'} where another rule is "
+                    f"broken first{{}}", f"({want or 'no rule'})", ("R-PLAY-5",))
+
+
+def _stopped_cause(record: dict[str, Any], actual: dict[str, Any]) -> Cause:
+    """A perft count the engine broke off at a move it listed and then refused (or listed
+    twice): where the reference refuses that move too, the engine's fault is listing it, the
+    same cause as a legal set with that move extra."""
+    from reference_impl import api
+
+    move, state = actual["move"], record.get("start_state")
+    try:
+        for step in actual.get("path") or []:
+            state = api.apply(state, step)
+    except Exception:  # noqa: BLE001 - no state to describe the move by
+        state = None
+    rules = _refused_by(state, move)
+    what, when = _parts(move, state)
+    if rules:
+        return _varying(f"the engine lists {what}{{}}, which the rules forbid", when, rules)
+    answer = actual.get("answer") if isinstance(actual.get("answer"), dict) else {}
+    return _varying(f"the engine lists {what}{{}} and then refuses to play it", when,
+                    _rules(answer.get("rule")))
 
 
 def describe(move: dict[str, Any], state: Any) -> str:
     """A move in words that hold for every case: its action, and what it does to the table."""
+    what, when = _parts(move, state)
+    return f"{what} {when}" if when else what
+
+
+def _parts(move: dict[str, Any], state: Any) -> tuple[str, str]:
+    """:func:`describe`'s two halves: the move (for a beat, which card on which) and the table
+    it is played on (a cause's variant: one mistake shows on tables of every kind)."""
     action = str(move.get("action"))
     table = state.get("table") if isinstance(state, dict) else None
     if action == "beat":
-        return f"beat ({_beating(move, state)})"
+        return f"beat ({_beating(move, state)})", ""
     if not isinstance(table, list):
-        return action
+        return action, ""
     if not table:
-        return f"{action} on an empty table"
+        return action, "on an empty table"
     if any(isinstance(pair, dict) and pair.get("defence") is None for pair in table):
-        return f"{action} while a card lies unbeaten"
-    return f"{action} with every card beaten"
+        return action, "while a card lies unbeaten"
+    return action, "with every card beaten"
 
 
 def _beating(move: dict[str, Any], state: Any) -> str:
@@ -136,14 +260,14 @@ def _beating(move: dict[str, Any], state: Any) -> str:
 def _move_cause(
     verb: str, move: dict[str, Any], state: Any, record: dict[str, Any], step: dict[str, Any]
 ) -> Cause:
-    what = describe(move, state)
+    what, when = _parts(move, state)
     if verb == "lists":
-        rules = _refused_by(state, move)
-        return Cause(f"the engine lists {what}, which the rules forbid", rules)
+        return _varying(f"the engine lists {what}{{}}, which the rules forbid", when,
+                        _refused_by(state, move))
     from conformance.tools.findings import ACTION_RULES
 
     rules = ACTION_RULES.get(str(move.get("action")), ()) or tuple(record.get("rules") or ())
-    return Cause(f"the engine misses {what}, which the rules allow", tuple(rules))
+    return _varying(f"the engine misses {what}{{}}, which the rules allow", when, tuple(rules))
 
 
 def _refused_by(state: Any, move: dict[str, Any]) -> tuple[str, ...]:

@@ -83,12 +83,10 @@ def _stopped(stopped: Any, body: dict[str, Any]) -> NoReturn:
         stopped.error.is_fault or stopped.error.code == "not_run"
     ):
         raise ErrorAnswer(stopped.error, f"the count after {where}", {"nodes": body["nodes"]})
-    raise StepFailed(
-        f"the count stopped: {stopped}",
-        body,
-        {"path": stopped.path, "answer": _plain(stopped.error)},
-        signature="perft stopped",
-    )
+    actual = {"path": stopped.path, "answer": _plain(stopped.error)}
+    if stopped.move is not None:
+        actual["move"] = stopped.move
+    raise StepFailed(f"the count stopped: {stopped}", body, actual, signature="perft stopped")
 
 
 def _plain(answer: Any) -> Any:

@@ -45,6 +45,12 @@ ACTION_RULES: dict[str, tuple[str, ...]] = {
 #: matching prefix wins. Fields that only the move itself explains (hands, table) map to nothing.
 POINTER_RULES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("result",): ("R-END-1",),
+    ("result", "fool"): ("R-END-2",),
+    ("result", "draw"): ("R-END-3",),
+    ("result", "winners"): ("R-END-4",),
+    ("result", "finishing_order"): ("R-END-4",),
+    ("result", "losing_team"): ("R-TEAM-3",),
+    ("result", "epaulettes"): ("R-END-6",),
     ("finished",): ("R-OUT-1",),
     ("bout",): ("R-BOUT-1",),
     ("bout", "attacker"): ("R-ROLE-3",),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.reports.causes import Cause, cause_of, describe, groups
+from conformance.reports.causes import Cause, cause_json, cause_of, describe, groups
 from conformance.reports.report import read_report
 from reference_impl import api
 
@@ -45,11 +45,58 @@ def test_an_extra_move_is_named_by_its_action_its_table_and_the_rule_it_breaks()
         for n in range(3)
     ]
     (group,) = groups(records)
-    assert group.cause == Cause(
-        "the engine lists pass while a card lies unbeaten, which the rules forbid", ("R-THROW-5",)
-    )
+    assert group.text == "the engine lists pass while a card lies unbeaten, which the rules forbid"
+    assert group.cause.rules == ("R-THROW-5",)
     assert group.cases == ["case-0", "case-1", "case-2"]
     assert group.line().startswith("1 cause, 3 cases: the engine lists pass while a card lies")
+
+
+def test_one_mistake_on_tables_of_every_kind_is_one_cause_with_its_variants():
+    """A throw-in of a rank not on the table breaks R-THROW-1 whether a card lies unbeaten or
+    not: causes with the same general text and rule are one group, their variants counted."""
+    unbeaten = _unbeaten_state()
+    attacker = unbeaten["bout"]["attacker"]
+    throw = {"player": attacker, "action": "throw_in", "card": "AS"}
+    beaten = {**unbeaten, "table": [{**unbeaten["table"][0], "defence": "AS"}]}
+    one = cause_of(_failed("a", {"extra": [throw]}, unbeaten, {"legal": []}))
+    assert one.text.startswith("the engine lists throw_in while a card lies unbeaten")
+    assert one.general == "the engine lists throw_in, which the rules forbid"
+    assert one.variant == "while a card lies unbeaten"
+    other = cause_of(_failed("b", {"extra": [throw]}, beaten, {"legal": []}))
+    assert other.variant == "with every card beaten" and other.general == one.general
+
+    def written(case_id, variant):
+        cause = Cause(f"the engine lists throw_in {variant}, which the rules forbid",
+                      ("R-THROW-1",), one.general, variant)
+        return {"id": case_id, "outcome": "failed", "cause": cause_json(cause)}
+
+    records = [written("a", one.variant), written("c", other.variant), written("b", one.variant)]
+    (group,) = groups(records)
+    assert group.text == one.general and group.cases == ["a", "b", "c"]
+    assert group.variants == {"while a card lies unbeaten": 2, "with every card beaten": 1}
+    assert group.line() == ("1 cause, 3 cases: the engine lists throw_in, which the rules forbid "
+                            "(R-THROW-1): 2 while a card lies unbeaten, 1 with every card beaten")
+    (alone,) = groups(records[:1])
+    assert alone.text == "the engine lists throw_in while a card lies unbeaten, which the rules forbid"
+
+
+def test_a_refusal_by_the_engines_rule_before_the_first_broken_is_r_play_5():
+    """R-PLAY-5: a move that breaks several rules is refused by the first; an engine that
+    checks its own rule first is one cause, whichever rule it jumps ahead of."""
+    state = _unbeaten_state()
+    take = {"player": state["bout"]["attacker"], "action": "take"}
+    records = [
+        {"id": f"case-{rule}", "outcome": "failed", "state_before": state,
+         "step": {"refuse": take, "rule": rule},
+         "expected": {"code": "illegal_move", "rule": rule},
+         "actual": {"code": "illegal_move", "rule": "R-TAKE-1"}}
+        for rule in ("R-PLAY-4", "R-ATTACK-1", "R-PLAY-4")
+    ]
+    (group,) = groups(records)
+    assert group.cause.rules == ("R-PLAY-5",)
+    assert group.text == ("the engine refuses take by R-TAKE-1 where another rule is broken "
+                          "first")
+    assert group.variants == {"(R-PLAY-4)": 2, "(R-ATTACK-1)": 1}
 
 
 def test_beats_are_told_apart_by_what_lies_on_what():
@@ -76,10 +123,12 @@ def test_passing_faults_and_broken_cases_have_their_own_causes():
         "id": "x",
         "outcome": "failed",
         "signature": "step 4 expect: state differs at /players/1/hand, /bout/number",
-        "actual": {},
+        "actual": {"/players/1/hand": ["6C"], "/bout/number": 3},
         "step": {"expect": {}},
     }
-    assert cause_of(wrong_field).text == "expect: state differs at /players/*/hand, /bout/number"
+    cause = cause_of(wrong_field)
+    assert cause.text == "the state differs at /players/*/hand and /bout/number"
+    assert cause.general == "the state differs at /players/*/hand"
 
 
 @pytest.mark.slow

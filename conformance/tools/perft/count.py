@@ -28,13 +28,19 @@ from conformance.engines.base import Engine, ErrorResult
 
 
 class PerftError(Exception):
-    """The engine misbehaved during a count. ``path`` is the list of moves from the root."""
+    """The engine misbehaved during a count. ``path`` is the list of moves from the root;
+    ``move`` the listed move the count broke off at (refused by ``apply``, or listed twice), so
+    a report can say what kind of move it was."""
 
-    def __init__(self, message: str, path: Sequence[dict[str, Any]], error: Any = None):
+    def __init__(
+        self, message: str, path: Sequence[dict[str, Any]], error: Any = None,
+        move: dict[str, Any] | None = None,
+    ):
         where = " -> ".join(canonical_move(m) for m in path) or "(the root position)"
         super().__init__(f"{message}; after moves: {where}")
         self.path = list(path)
         self.error = error
+        self.move = move
 
 
 @dataclass
@@ -57,7 +63,7 @@ class _Counter:
         for move in answer:
             key = canonical_move(move)
             if key in seen:
-                raise PerftError(f"legal_moves lists the move {key} twice", path)
+                raise PerftError(f"legal_moves lists the move {key} twice", path, move=move)
             seen.add(key)
         return answer
 
@@ -71,6 +77,7 @@ class _Counter:
                 f"apply refused the move {canonical_move(move)} that legal_moves listed: {answer}",
                 path,
                 answer,
+                move=move,
             )
         if not isinstance(answer, dict):
             raise PerftError("apply did not answer a state object", path, answer)
