@@ -26,7 +26,12 @@ from reference_impl.specdata import load_yaml
 
 HERE = Path(__file__).resolve().parent
 CASES, PROBLEMS = load_paths([FIXTURES_DIR])
-#: the robustness cases start from states that must be refused as impossible: no route by design
+#: The robustness class (conformance/fixtures/robustness/): its state starts are impossible on
+#: purpose (the engine must answer invalid_state, ``start_refused``), so no game reaches them and
+#: they carry no route; its other cases send malformed moves from an ordinary position, which must
+#: be routed like any other. Only this class may start from a refused state.
+ROBUSTNESS = FIXTURES_DIR / "robustness"
+REFUSED = [case for case in CASES if "state" in case.start and case.start_refused is not None]
 POSITIONS = [case for case in CASES if "state" in case.start and case.start_refused is None]
 ROUTED = [case for case in POSITIONS if case.reached_by is not None]
 UNREACHABLE = {entry["id"]: entry for entry in load_yaml(HERE / "unreachable.yaml")["unreachable"]}
@@ -36,6 +41,16 @@ def _start(case):
     state = copy.deepcopy(case.start["state"])
     state["ruleset"] = api.resolve(case.ruleset)
     return canonical.normalise_state(state)
+
+
+def test_only_the_robustness_class_starts_from_a_refused_state():
+    """A refused start is exempt from routing, so it must not hide an ordinary case: every case
+    whose state start the engine must refuse lives in the robustness class, has no route, and
+    has no steps to play from it."""
+    assert REFUSED, "the robustness class has state cases that must be refused"
+    outside = [c.id for c in REFUSED if not c.path.is_relative_to(ROBUSTNESS)]
+    assert outside == [], f"only conformance/fixtures/robustness/ may start refused: {outside}"
+    assert [c.id for c in REFUSED if c.reached_by is not None or c.steps] == []
 
 
 @pytest.mark.parametrize("case", ROUTED, ids=lambda c: c.id)
