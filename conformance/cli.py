@@ -239,9 +239,23 @@ def pytest_arguments(args: argparse.Namespace) -> list[str] | str:
         argv += ["--durak-min-share", str(args.min_share)]
     if args.jobs:
         argv += ["-n", str(args.jobs)]
+    if _progress_wanted():
+        argv.append("--durak-progress")
     argv += ["-v"] * args.verbose if args.verbose else ["-q"]
     argv += ["-p", "no:randomly", "-p", "no:cacheprovider"]
     return argv + list(args.pytest_args) + targets
+
+
+def _progress_wanted() -> bool:
+    """A bar over the cases on stderr when it is a terminal and stdout is not: on a terminal
+    pytest shows its own progress, and a bar on the same screen would break its lines."""
+    from conformance.tools.progress import on_terminal
+
+    try:
+        report_on_terminal = sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        report_on_terminal = False
+    return on_terminal() and not report_on_terminal
 
 
 def run(args: argparse.Namespace) -> int:

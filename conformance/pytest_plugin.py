@@ -37,9 +37,13 @@ from conformance.plugin.fixtures import (  # noqa: F401 - pytest finds the plugi
 )
 from conformance.plugin.session import SELECTORS, STATE, DurakSession
 
-#: the plugin's parts that bring options and hooks of their own: the traffic log, and selection
-#: by tag expression and the smoke list
-pytest_plugins = ("conformance.plugin.traffic", "conformance.plugin.selection")
+#: the plugin's parts that bring options and hooks of their own: the traffic log, selection by
+#: tag expression and the smoke list, the progress bar
+pytest_plugins = (
+    "conformance.plugin.traffic",
+    "conformance.plugin.selection",
+    "conformance.plugin.progress",
+)
 
 #: A run below this share of executed cases is not a plain success (``--durak-min-share``).
 DEFAULT_MIN_SHARE = 0.5

@@ -64,6 +64,8 @@ class Fuzzer:
         self.supports: list[Any] = []
         self.choices: list[tuple[Ruleset, int]] = []
         self.skipped: list[str] = []
+        #: called with the report after each game is tallied (the command's progress bar)
+        self.on_game: Callable[[FuzzReport], None] | None = None
 
     # ------------------------------------------------------------------ setup
 
@@ -112,6 +114,8 @@ class Fuzzer:
             for game in games if games is not None else self._play_here():
                 self._merge(game)
                 self._tally(game.plan, game.played)
+                if self.on_game is not None:
+                    self.on_game(self.report)
                 if game.played.findings and self.config.stop_first:
                     break
                 self._progress()

@@ -24,6 +24,7 @@ from conformance.tools.fuzz.planning import (
     parse_rulesets,
 )
 from conformance.tools.fuzz.report import format_report
+from conformance.tools.progress import Bar
 
 DEFAULT_OUT = "fuzz-findings"
 
@@ -157,15 +158,23 @@ def run_cli(args: argparse.Namespace, out: Any = None) -> int:
         if problem:
             return _fail(problem)
         _announce(fuzzer, out)
+        bar = Bar(len(fuzzer.indices()), "fuzz", unit="game")
+        fuzzer.on_game = lambda report: bar.update(note=_findings_so_far(report))
         games = None
         if args.jobs > 1 and len(fuzzer.indices()) > 1:
             from conformance.tools.fuzz.parallel import played_in_workers
 
             specs = {"reference": args.reference, "candidate": args.engine}
             games = played_in_workers(fuzzer, specs, limits, args.jobs, traffic=traffic)
-        report = fuzzer.run(games)
+        with bar:
+            report = fuzzer.run(games)
         print(format_report(report), file=out)
     return 1 if report.findings or report.gave_up else 0
+
+
+def _findings_so_far(report: Any) -> str:
+    causes = len(report.causes)
+    return f"{causes} cause{'s' if causes != 1 else ''} of disagreement"
 
 
 def config_of(args: argparse.Namespace) -> FuzzConfig | str:
