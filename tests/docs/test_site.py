@@ -8,6 +8,7 @@ is slow; the link rewriting of docs/hooks.py is checked on its own, fast.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -91,3 +92,62 @@ def test_explorer_has_every_option_value(site: Path) -> None:
         for value in spec["values"]:
             assert f"{name}: {value}" in text, f"{name}={value}"
     assert re.search(r"\b[1-9]\d* cases tell\s+all_beaten\s+apart", text)
+
+
+# ---------------------------------------------------------------- the site as a browser draws it
+#
+# Headless Chromium (Debian's ``chromium``; under CI .ci/run installs it, elsewhere the tests
+# skip saying how) draws the built site at 1400 x 1000: the home page must be a screenshot of
+# that size in the theme's colours, not a blank or failed render; the rules page, measured by a
+# script appended to a copy, must have the theme's header, the navigation beside the content,
+# the rule headings with their cases, and nothing wider than the window.
+
+#: mkdocs-material's indigo, the header's colour (mkdocs.yml: palette primary indigo)
+INDIGO_RGB = (0x40, 0x51, 0xB5)
+
+LAYOUT = """<script>
+window.addEventListener("load", () => {
+  const box = (sel) => { const n = document.querySelector(sel);
+    if (!n) return null; const r = n.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, width: r.width, height: r.height}; };
+  const out = {scroll: document.documentElement.scrollWidth, view: window.innerWidth,
+               header: box(".md-header"), nav: box(".md-sidebar--primary"),
+               content: box(".md-content"), beat: box('[id^="r-beat-1-"]')};
+  document.body.setAttribute("data-layout", JSON.stringify(out));
+});
+</script>"""
+
+
+@pytest.mark.slow
+def test_home_page_screenshot_is_the_site_drawn(site: Path, tmp_path: Path) -> None:
+    from runner.test_html_browser import HEIGHT, WIDTH, browse, colours, find_chromium, png_pixels
+
+    shot = tmp_path / "home.png"
+    browse(find_chromium(), tmp_path, site / "index.html", f"--screenshot={shot}")
+    width, height, rows = png_pixels(shot.read_bytes())
+    assert (width, height) == (WIDTH, HEIGHT)
+    found = colours(rows)
+    assert len(found) > 50, "a blank or failed render has few colours"
+    # the theme's header bar, the full width of the window and about 48 px tall
+    assert found.get(INDIGO_RGB, 0) > WIDTH * 30, sorted(found.items(), key=lambda i: -i[1])[:5]
+
+
+@pytest.mark.slow
+def test_rules_page_is_laid_out_with_navigation_and_cases(site: Path, tmp_path: Path) -> None:
+    from runner.test_html_browser import browse, find_chromium
+
+    page = site / "spec" / "rules" / "index.html"
+    copy = page.with_name("measured.html")
+    copy.write_text(page.read_text(encoding="utf-8").replace("</body>", LAYOUT + "</body>"),
+                    encoding="utf-8")
+    dom = browse(find_chromium(), tmp_path, copy, "--dump-dom", "--virtual-time-budget=5000")
+    found = re.search(r'data-layout="([^"]+)"', dom.stdout)
+    assert found, "the measuring script did not run"
+    layout = json.loads(unescape(found.group(1)))
+    assert layout["scroll"] <= layout["view"], layout
+    header, nav, content = layout["header"], layout["nav"], layout["content"]
+    # the header spans the page (the window less its scroll bar)
+    assert header and header["top"] == 0 and header["width"] >= layout["scroll"] - 1, layout
+    assert nav and content and nav["width"] > 100 and nav["right"] <= content["left"] + 1, layout
+    assert layout["beat"] and layout["beat"]["width"] > 0, "no heading for R-BEAT-1"
+    assert "Cases of R-BEAT-1:" in _text(dom.stdout)

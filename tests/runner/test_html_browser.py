@@ -69,8 +69,8 @@ document.body.setAttribute("data-layout", JSON.stringify(out));
 </script>"""
 
 
-@pytest.fixture(scope="module")
-def chromium() -> str:
+def find_chromium() -> str:
+    """Debian's chromium; without it a test fails under CI and is skipped elsewhere."""
     found = shutil.which("chromium")
     if found is None:
         install = "apt-get install -y --no-install-recommends chromium"
@@ -78,6 +78,11 @@ def chromium() -> str:
             pytest.fail(f"CI: chromium is not installed; .ci/run installs it with `{install}`")
         pytest.skip(f"chromium is not installed (Debian: `{install}`)")
     return found
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    return find_chromium()
 
 
 def browse(chromium: str, tmp_path: Path, page: Path, *mode: str) -> subprocess.CompletedProcess:
