@@ -8,17 +8,24 @@ place (``<`` to ``<=``, ``==`` to ``!=``, ``and`` to ``or``, ``n`` to ``n + 1``,
 faulty copy is judged by the whole suite exactly as a planted mutant is (same builder, same
 workers, same report reading).
 
-A fault the suite does not catch is a *survivor*. Some survivors change nothing a game can show
-(an equivalent fault: a bound that is never reached, a check repeated elsewhere), so each
-survivor is then played against the reference in random games (``durak-conformance fuzz``
-machinery, in process): one disagreement proves it changes behaviour, and it is a gap of the
-suite; none in the games played marks it *no difference found*, to triage by reading. The score
-is caught / (caught + survivors that change behaviour).
+A fault the suite does not catch is a *survivor*. Some survivors change nothing an engine
+answers (an equivalent fault: a bound that is never reached, a check repeated elsewhere), so each
+survivor is then compared with the reference: first in random games (``durak-conformance fuzz``
+machinery, in process), then, since games only ever send the reference's own states and moves,
+off the beaten track (``tools/fault_probes.py``): states one small change away from real ones
+(the validator), moves the rules refuse on real positions (the diagnosis), malformed requests
+(the codec and the API), observations. One answer that differs as the suite compares answers
+proves the fault changes behaviour: a gap of the suite. A fault that differs only where the
+protocol leaves the engine free (an error's pointer, a bad_request's rule) is reported apart and
+not scored; one with no difference found is to triage by reading. The score is caught /
+(caught + survivors that change behaviour).
 
 Usage::
 
     python tools/faults.py --sample 40 --seed 2026        # sample, judge, print the table
     python tools/faults.py --list --sample 40 --seed 2026 # the faults only, without running
+    python tools/faults.py --sample 40 --seed 2026 --only auto-x-1-compare-9,auto-y-2-constant-7
+    python tools/faults.py --sample 40 --seed 2026 --only ... --no-suite  # probe known survivors
 
 Exit status: 0 when the run completed (whatever the score), 2 for a usage error.
 """
@@ -189,6 +196,56 @@ def behaviour_differs(engine: str, root: Path, games: int, seed: int) -> bool:
         reference.close()
 
 
+def _fault_engine(package: str, root: Path):
+    """The engine of the faulty copy ``package`` built under ``root``, in process."""
+    import importlib
+
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    return importlib.import_module(f"{package}._engine").make()
+
+
+def _load_probes():
+    """tools/fault_probes.py, by its path (tools/ is no package)."""
+    name = "durak_tools_fault_probes"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, Path(__file__).with_name("fault_probes.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def triage(fault: mutants.Mutant, root: Path, games: int, seed: int, prober) -> tuple[str, str]:
+    """(verdict, what shows it) for a survivor: ``gap`` (some answer differs as the suite
+    compares answers), ``weak`` (only a pointer or a bad_request rule differs) or ``same``."""
+    if behaviour_differs(f"python:{fault.package}._engine:make", root, games, seed):
+        return "gap", f"random games ({games}) disagree"
+    engine = _fault_engine(fault.package, root)
+    try:
+        found = prober.first_difference(engine)
+    finally:
+        engine.close()
+    if found is None:
+        return "same", f"no difference in {games} games nor in the probes"
+    return ("weak" if found.weak else "gap"), found.describe()
+
+
+def select(chosen: list[Site], only: str | None) -> list[Site]:
+    """The sampled faults named in ``only`` (comma-separated IDs); SystemExit naming any that is
+    not in the sample."""
+    if not only:
+        return chosen
+    wanted = [i.strip() for i in only.split(",") if i.strip()]
+    known = {s.id: s for s in chosen}
+    unknown = [i for i in wanted if i not in known]
+    if unknown:
+        raise SystemExit(f"faults: not in this sample: {', '.join(unknown)} (see --list with the "
+                         "same --sample and --seed)")
+    return [known[i] for i in wanted]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python tools/faults.py", description=__doc__.split(
         "\n\n")[0])
@@ -198,6 +255,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=30,
                         help="random games to look for a difference in each survivor")
     parser.add_argument("--list", action="store_true", help="list the sampled faults and exit")
+    parser.add_argument("--only", metavar="IDS",
+                        help="judge only these faults of the sample (comma-separated IDs)")
+    parser.add_argument("--no-suite", action="store_true",
+                        help="the faults are known survivors: skip the suite, only look for a "
+                             "behaviour change")
     parser.add_argument("--keep", metavar="DIR", help="keep the copies and reports in DIR")
     args = parser.parse_args(argv)
     if args.sample < 1 or args.jobs < 1:
@@ -206,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = sample(args.seed, args.sample)
     print(f"{len(all_sites())} sites in reference_impl; {len(chosen)} sampled with seed "
           f"{args.seed}", file=sys.stderr)
+    chosen = select(chosen, args.only)
     if args.list:
         for site in chosen:
             print(f"{site.id}  {site.mutant().what}")
@@ -218,32 +281,47 @@ def main(argv: list[str] | None = None) -> int:
     import tempfile
 
     root = root or Path(tempfile.mkdtemp(prefix="durak-faults-"))
-    verdicts = mutants.run_all(faults, jobs=args.jobs, root=root, scope="suite")
-    control, judged = verdicts[0], verdicts[1:]
-    if not control.ok:
-        print(f"faults: the unpatched copy does not pass: {control.status}", file=sys.stderr)
-        return 2
-    rows, caught, gaps, same = [], 0, [], []
+    if args.no_suite:
+        for fault in faults:
+            mutants.build(fault, root)
+        judged = [None] * len(faults)
+    else:
+        verdicts = mutants.run_all(faults, jobs=args.jobs, root=root, scope="suite")
+        control, judged = verdicts[0], verdicts[1:]
+        if not control.ok:
+            print(f"faults: the unpatched copy does not pass: {control.status}", file=sys.stderr)
+            return 2
+    prober = None
+    rows, notes, caught, gaps, weak, same, broken = [], [], 0, [], [], [], 0
     for fault, verdict in zip(faults, judged, strict=True):
-        if verdict.problem:
-            status = f"broken run ({verdict.problem})"
-        elif verdict.caught:
+        if verdict is not None and verdict.problem:
+            broken += 1
+            rows.append(f"| `{fault.id}` | {fault.what} | broken run ({verdict.problem}) |")
+            continue
+        if verdict is not None and verdict.caught:
             caught += 1
-            status = f"caught ({len(verdict.failing)} failing)"
-        elif behaviour_differs(f"python:{fault.package}._engine:make", root, args.games,
-                               args.seed):
-            gaps.append(fault)
-            status = "SURVIVED, changes behaviour"
-        else:
-            same.append(fault)
-            status = f"survived, no difference in {args.games} games"
+            rows.append(f"| `{fault.id}` | {fault.what} | caught ({len(verdict.failing)} "
+                        "failing) |")
+            continue
+        if prober is None:
+            prober = _load_probes().Prober(games=args.games, seed=args.seed)
+        kind, shown = triage(fault, root, args.games, args.seed, prober)
+        {"gap": gaps, "weak": weak, "same": same}[kind].append(fault)
+        status = {"gap": "SURVIVED, changes behaviour",
+                  "weak": "survived, differs only where the protocol leaves it open",
+                  "same": "survived, no difference found"}[kind]
+        survivor = "survivor" if verdict is not None else "known survivor (suite not run)"
         rows.append(f"| `{fault.id}` | {fault.what} | {status} |")
+        notes.append(f"- `{fault.id}` ({survivor}): {shown}")
     scored = caught + len(gaps)
     print("| fault | change | verdict |\n|---|---|---|")
     print("\n".join(rows))
+    if notes:
+        print("\nsurvivors:\n" + "\n".join(notes))
     score = f"{caught}/{scored} = {100 * caught / scored:.0f}%" if scored else "n/a"
     print(f"\nscore: {score} of the faults that change behaviour caught; "
-          f"{len(same)} survived with no difference found; "
+          f"{len(gaps)} survivors change behaviour, {len(weak)} differ only in a pointer or a "
+          f"bad_request rule, {len(same)} with no difference found, {broken} broken run(s); "
           f"{time.perf_counter() - started:.0f} s on {args.jobs} worker(s)")
     return 0
 
