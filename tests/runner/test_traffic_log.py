@@ -147,3 +147,28 @@ def test_run_traffic_under_two_workers_one_file_each(tmp_path, monkeypatch):
     for name in files:
         events = _events(tmp_path / name)
         assert events[0]["dir"] == "start" and all(e["case"] for e in events[1:])
+
+
+def test_perft_and_fuzz_log_the_engine_under_test(tmp_path, capsys):
+    engine = misbehave_command("good", tag=token())
+    perft_log = tmp_path / "perft.jsonl"
+    status = main(
+        ["perft", "--engine", engine, "--id", "podkidnoy-2p-deal", "--max-depth", "1",
+         "--traffic", str(perft_log)]
+    )
+    assert status == 0
+    labelled = {e["case"] for e in _events(perft_log) if e["dir"] == "sent"}
+    assert labelled == {None, "podkidnoy-2p-deal"}  # the hello, then the position's requests
+    fuzz_log = tmp_path / "fuzz.jsonl"
+    status = main(
+        ["fuzz", "--engine", engine, "--games", "1", "--seed", "3", "--out",
+         str(tmp_path / "findings"), "--traffic", str(fuzz_log)]
+    )
+    assert status == 0
+    ops = [json.loads(e["line"])["op"] for e in _events(fuzz_log) if e["dir"] == "sent"]
+    assert ops[0] == "hello" and "legal_moves" in ops and "apply" in ops
+    capsys.readouterr()
+    assert main(["perft", "--id", "podkidnoy-2p-deal", "--max-depth", "1", "--traffic",
+                 str(tmp_path / "none.jsonl")]) == 0
+    assert "runs in this process, so the log stays empty" in capsys.readouterr().err
+    assert not (tmp_path / "none.jsonl").exists()
