@@ -594,3 +594,25 @@ def test_root_causes_group_the_failing_cases_and_link_them(page, reports):
     assert rules.text == "R-BEAT-1" and int(count.text) > len(failing) / 2
     blocks = failure_blocks(root)
     assert all(a.attrs["href"][1:] in blocks for a in which.iter("a"))
+
+
+def test_a_cause_seen_in_several_variants_shows_its_general_text_and_counts(tmp_path):
+    """One mistake on tables of two kinds (R-THROW-1: a throw-in of a rank not on the table) is
+    one row of the root causes, its general text with how many cases show each variant."""
+    from conformance.reports.causes import Cause, cause_json
+    from conformance.reports.reader import LoadedReport
+
+    general = "the engine lists throw_in, which the rules forbid"
+    records = [
+        {"id": f"case-{n}", "outcome": "failed", "rules": ["R-THROW-1"], "message": "differs",
+         "cause": cause_json(Cause(f"the engine lists throw_in {variant}, which the rules forbid",
+                                   ("R-THROW-1",), general, variant))}
+        for n, variant in enumerate(["while a card lies unbeaten"] * 2 + ["with every card beaten"])
+    ]
+    report = LoadedReport(tmp_path / "r.jsonl", {"engine": "x"}, None, records, None)
+    root = parse(render_html([report]))
+    (row,) = section_after(root, "causes").find("tbody").iter("tr")
+    count, cause, rules, _ = [c for c in row.children if isinstance(c, Node)]
+    assert (count.text, rules.text) == ("3", "R-THROW-1")
+    assert general in cause.text
+    assert "2 while a card lies unbeaten, 1 with every card beaten" in cause.text
