@@ -219,8 +219,10 @@ def pytest_arguments(args: argparse.Namespace) -> list[str] | str:
     if args.smoke:
         argv.append("--durak-smoke")
     if args.traffic:
-        from conformance.engines.traffic import warn_in_process
+        from conformance.engines.traffic import path_problem, warn_in_process
 
+        if path_problem(args.traffic):
+            return path_problem(args.traffic)
         warn_in_process(args.engine, "run")
         argv.append(f"--durak-traffic={Path(args.traffic).resolve()}")
     if args.xfail:
@@ -309,10 +311,13 @@ def _on_engine(args: argparse.Namespace, command: str, run_cli: Callable[..., in
     """Start the engine of ``--engine`` with the process limits of :func:`_engine_arguments`, run
     ``run_cli(engine, args)`` on it and close it; 2 when the engine cannot be made."""
     from conformance.engines.factory import EngineSpecError, make_engine
-    from conformance.engines.traffic import TrafficLog, warn_in_process
+    from conformance.engines.traffic import TrafficLog, path_problem, warn_in_process
 
     args.traffic_log = None
     if getattr(args, "traffic", None):
+        if path_problem(args.traffic):
+            print(f"durak-conformance {command}: {path_problem(args.traffic)}", file=sys.stderr)
+            return 2
         warn_in_process(args.engine, command)
         args.traffic_log = TrafficLog(args.traffic)
     try:

@@ -62,6 +62,17 @@ class TrafficLog:
             self._file = None
 
 
+def path_problem(path: str | Path) -> str:
+    """Why a traffic log cannot be written at ``path`` ('' when it can): checked before the run,
+    since the file itself is only created at the first event."""
+    target = Path(path)
+    if target.is_dir():
+        return f"--traffic {path}: is a directory; name a file"
+    if not target.parent.is_dir():
+        return f"--traffic {path}: the directory {target.parent} does not exist"
+    return ""
+
+
 def worker_path(path: str | Path, worker: str | None) -> Path:
     """Where one worker process writes its log: ``FILE.<worker>`` (``FILE.gw0``, ...) beside the
     ``FILE`` a single process writes, so parallel workers never interleave lines in one file."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.engines.traffic import TrafficLog, worker_path
+from conformance.engines.traffic import TrafficLog, path_problem, worker_path
 
 LOG = pytest.StashKey["TrafficLog | None"]()
 
@@ -27,6 +27,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     path = config.getoption("durak_traffic", None)
+    if path and path_problem(path):
+        raise pytest.UsageError(path_problem(path).replace("--traffic", "--durak-traffic", 1))
     worker = getattr(config, "workerinput", {}).get("workerid")
     config.stash[LOG] = TrafficLog(worker_path(path, worker)) if path else None
 

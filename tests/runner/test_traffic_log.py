@@ -172,3 +172,14 @@ def test_perft_and_fuzz_log_the_engine_under_test(tmp_path, capsys):
                  str(tmp_path / "none.jsonl")]) == 0
     assert "runs in this process, so the log stays empty" in capsys.readouterr().err
     assert not (tmp_path / "none.jsonl").exists()
+
+
+@pytest.mark.parametrize("command", ["run", "perft", "fuzz"])
+def test_a_log_that_cannot_be_written_is_a_usage_error(tmp_path, capsys, command):
+    missing = tmp_path / "no-such-dir" / "traffic.jsonl"
+    argv = [command, "--engine", "durak-conformance serve", "--traffic", str(missing)]
+    assert main(argv) == 2
+    said = capsys.readouterr().err
+    assert f"--traffic {missing}: the directory {missing.parent} does not exist" in said
+    assert main([command, "--engine", "durak-conformance serve", "--traffic", str(tmp_path)]) == 2
+    assert "is a directory; name a file" in capsys.readouterr().err

@@ -130,16 +130,18 @@ def run_cli(args: argparse.Namespace, out: Any = None) -> int:
     config = config_of(args)
     if isinstance(config, str):
         return _fail(config)
+    traffic = getattr(args, "traffic", None)
+    if traffic:
+        from conformance.engines.traffic import path_problem, warn_in_process
+
+        if path_problem(traffic):
+            return _fail(path_problem(traffic))
+        warn_in_process(args.engine, "fuzz")
     limits = {"timeout": args.timeout, "max_faults": args.max_faults, "max_line": args.max_line}
     try:
         reference = make_engine(args.reference, **limits)
     except EngineSpecError as exc:
         return _fail(f"--reference: {exc}")
-    traffic = getattr(args, "traffic", None)
-    if traffic:
-        from conformance.engines.traffic import warn_in_process
-
-        warn_in_process(args.engine, "fuzz")
     try:
         candidate = make_engine(args.engine, **limits, traffic=traffic)
     except EngineSpecError as exc:
