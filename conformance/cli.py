@@ -420,7 +420,8 @@ SUBCOMMANDS = (
         "run",
         "run the conformance suite against an engine",
         "Run every YAML fixture and Gherkin scenario against an engine. Arguments after -- go "
-        "to pytest unchanged.",
+        "to pytest unchanged. A run of 100 cases or more draws a progress bar on stderr when "
+        "stderr is a terminal and stdout is not.",
         _run_arguments,
         run,
     ),
@@ -435,7 +436,11 @@ SUBCOMMANDS = (
     Subcommand(
         "perft",
         "count move paths from named positions",
-        None,
+        "Count the suite's perft positions (or those of the files given) on an engine at their "
+        "expected depths, with a progress bar on stderr when it is a terminal; --divide sets "
+        "one position's divide beside the reference's and follows the first difference down "
+        "to where the two part. Exit 0 when every count matches, 1 when one does not, 2 for a "
+        "usage error, 3 when nothing was checked.",
         _tool_arguments("perft", engine=True, traffic=True),
         _tool_on_engine("perft", "perft"),
     ),
@@ -460,8 +465,9 @@ SUBCOMMANDS = (
         "fuzz",
         "differential fuzzing: random games on a reference and an engine, step by step",
         "Play random games on the reference engine and the engine under test side by side; at "
-        "the first disagreement of a game write a minimal YAML fixture. Exit 0 without "
-        "findings, 1 with findings, 2 for a usage error.",
+        "the first disagreement of a game write a minimal YAML fixture; a progress bar shows "
+        "on stderr when it is a terminal. Exit 0 without findings, 1 with findings, 2 for a "
+        "usage error.",
         _tool_arguments("fuzz", engine=True, traffic=True),
         _tool_alone("fuzz"),
     ),
