@@ -106,7 +106,7 @@ def _make_loader():
 
     import yaml
 
-    class LineLoader(yaml.SafeLoader):
+    class LineLoader(_base_loader(yaml)):
         """SafeLoader that records line numbers and reads booleans the YAML 1.2 way.
 
         YAML 1.1 (PyYAML's default) reads unquoted `on`/`off`/`yes`/`no` as booleans; option values
@@ -151,18 +151,6 @@ def _make_loader():
         seq.item_lines = [child.start_mark.line + 1 for child in node.value]
         return seq
 
-    def get_event(loader):
-        """Every event passes the budget before the (recursive) composer sees it."""
-        event = yaml.SafeLoader.get_event(loader)
-        loader.budget.see(event, yaml)
-        return event
-
-    def init(loader, stream):
-        yaml.SafeLoader.__init__(loader, stream)
-        loader.budget = _Budget()
-
-    LineLoader.__init__ = init
-    LineLoader.get_event = get_event
     LineLoader.add_constructor("tag:yaml.org,2002:map", construct_map)
     LineLoader.add_constructor("tag:yaml.org,2002:seq", construct_seq)
     return LineLoader
@@ -208,7 +196,7 @@ class _Budget:
                 )
             self._add(size, None)
         elif isinstance(event, yaml.ScalarEvent):
-            if event.style is None and len(event.value) > MAX_NUMBER_DIGITS:
+            if not event.style and len(event.value) > MAX_NUMBER_DIGITS:  # plain: None or ""
                 digits = event.value.lstrip("+-").replace("_", "")
                 if digits.isdigit():  # Python refuses to read an integer this long
                     self._refuse(
@@ -227,6 +215,26 @@ class _Budget:
     @staticmethod
     def _refuse(yaml, event, problem: str):
         raise yaml.composer.ComposerError(None, None, problem, event.start_mark)
+
+
+def _base_loader(yaml):
+    """libyaml's parser where PyYAML has it (PyPI's wheels do): about ten times faster than the
+    pure-Python one, which matters since the suite reads every fixture file at collection."""
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _within_budget(text: str, yaml) -> None:
+    """Every parser event of ``text`` through a :class:`_Budget`, before anything is composed:
+    the composer (libyaml's, in C) then never sees a file too deep or too aliased."""
+    budget = _Budget()
+    try:
+        for event in yaml.parse(text, Loader=_base_loader(yaml)):
+            budget.see(event, yaml)
+    except yaml.MarkedYAMLError as exc:
+        if "nesting depth" not in str(exc.problem):  # libyaml's own limit, deeper than ours
+            raise
+        problem = f"nested deeper than {MAX_YAML_DEPTH} levels; flatten it"
+        raise yaml.composer.ComposerError(None, None, problem, exc.problem_mark) from None
 
 
 _LOADER = None
@@ -258,7 +266,8 @@ def load_yaml(path: Path | str):
             "save it as UTF-8",
         ) from None
     try:
-        return yaml.load(text, Loader=_LOADER)  # the loader is a SafeLoader subclass
+        _within_budget(text, yaml)
+        return yaml.load(text, Loader=_LOADER)  # the loader is a (C)SafeLoader subclass
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 0
