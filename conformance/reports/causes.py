@@ -75,9 +75,14 @@ class Group:
         rules = f" ({', '.join(self.cause.rules)})" if self.cause.rules else ""
         count = len(self.cases)
         line = f"1 cause, {count} case{'s' * (count != 1)}: {self.text}{rules}"
-        if len(self.variants) > 1:
-            line += ": " + ", ".join(f"{n} {text.strip('()')}" for text, n in self.variants.items())
-        return line
+        return f"{line}: {self.breakdown()}" if self.breakdown() else line
+
+    def breakdown(self) -> str:
+        """How many cases show each variant ("97 while a card lies unbeaten, 45 with every
+        card beaten"); empty when they all show the same."""
+        if len(self.variants) <= 1:
+            return ""
+        return ", ".join(f"{n} {text.strip('()')}" for text, n in self.variants.items())
 
 
 def cause_json(cause: Cause) -> dict[str, Any]:

@@ -9,10 +9,12 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from typing import Any
 
+from conformance.reports.causes import groups
 from conformance.reports.page import (
     HEADLINE,
     area_of,
     cell,
+    changes,
     column_labels,
     failing_cases,
     natural_key,
@@ -49,6 +51,23 @@ def _md_cell(counts: Counter[str] | None) -> str:
     return _md(mark + text)
 
 
+def _changes(reports: Sequence[LoadedReport], md_labels: list[str]) -> list[str]:
+    """Regressions (passed in the first run, failing in a later one) apart from fixes and the
+    other changes, as on the HTML page: what a pull request comment is read for."""
+    rows = changes(reports)
+    lines = []
+    for kind, heading in (("regression", "Regressions"), ("fix", "Fixes"), ("other", "Other")):
+        chosen = [row for row in rows if row["kind"] == kind]
+        lines += ["", f"## {heading} against {md_labels[0]}: {len(chosen)}", ""]
+        if chosen:
+            lines += _md_table(
+                ["case", *md_labels],
+                ([_code(row["id"]), *(c["outcome"] if c else "absent" for c in row["found"])]
+                 for row in chosen),
+            )
+    return lines
+
+
 def render_markdown(reports: Sequence[LoadedReport]) -> str:
     """The same comparison, shorter: engines and totals, the two matrices, the failing cases
     (ID, rules, signature). For a CI summary or a pull request comment."""
@@ -78,6 +97,19 @@ def render_markdown(reports: Sequence[LoadedReport]) -> str:
             [first, *md_labels],
             ([_md(name), *(_md_cell(t.get(name)) for t in tallies)] for name in names),
         )
+    if len(reports) > 1:
+        lines += _changes(reports, md_labels)
+    lines += ["", "## Root causes", ""]
+    for report, label in zip(reports, md_labels, strict=True):
+        found = groups(failing_cases(report))
+        lines += [f"### {label}: {len(found)} cause{'s' * (len(found) != 1)}", ""]
+        if found:
+            lines += _md_table(
+                ["cases", "cause", "rules"],
+                ([str(len(g.cases)), _md(g.text + (f": {g.breakdown()}" if g.breakdown() else "")),
+                  _md(", ".join(g.cause.rules))] for g in found),
+            )
+            lines.append("")
     lines += ["", "## What did not run, and what would unlock it", ""]
     for report, label in zip(reports, labels, strict=True):
         executed, selected, ranked = unlocks(report)

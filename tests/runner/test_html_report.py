@@ -616,3 +616,30 @@ def test_a_cause_seen_in_several_variants_shows_its_general_text_and_counts(tmp_
     assert (count.text, rules.text) == ("3", "R-THROW-1")
     assert general in cause.text
     assert "2 while a card lies unbeaten, 1 with every card beaten" in cause.text
+
+
+def test_markdown_summary_splits_regressions_from_fixes_and_shows_root_causes(tmp_path):
+    """The CI summary reads like the page: a case that passed in the first run and fails in the
+    second is a regression, one that failed and now passes a fix, each under its own heading;
+    the root causes per engine."""
+    from conformance.reports.reader import LoadedReport
+
+    def record(case_id, outcome):
+        out = {"id": case_id, "outcome": outcome, "rules": ["R-BEAT-1"], "message": "differs"}
+        if outcome == "failed":
+            out["cause"] = {"text": "the engine misses beat (a trump on a plain card), which the "
+                                    "rules allow", "rules": ["R-BEAT-1"]}
+        return out
+
+    before = LoadedReport(tmp_path / "a.jsonl", {"engine": "a"}, None,
+                          [record("broke", "passed"), record("mended", "failed")], None)
+    after = LoadedReport(tmp_path / "b.jsonl", {"engine": "b"}, None,
+                         [record("broke", "failed"), record("mended", "passed")], None)
+    text = render_markdown([before, after])
+    regressions = text[text.index("## Regressions"):text.index("## Fixes")]
+    fixes = text[text.index("## Fixes"):text.index("## Other")]
+    assert "`broke`" in regressions and "`mended`" not in regressions
+    assert "`mended`" in fixes and "`broke`" not in fixes
+    causes = text[text.index("## Root causes"):]
+    assert "| 1 | the engine misses beat (a trump on a plain card), which the rules allow |" \
+        " R-BEAT-1 |" in causes
