@@ -134,6 +134,9 @@ def cause_of(record: dict[str, Any]) -> Cause | None:
             moves = actual.get(key)
             if isinstance(moves, list) and moves and isinstance(moves[0], dict):
                 return _move_cause(verb, moves[0], state, record, step)
+        broken = _broken_state(actual, step)
+        if broken is not None:
+            return broken
         if "perft" in step and isinstance(actual.get("move"), dict):
             return _stopped_cause(record, actual)
         if "refuse" in step:
@@ -183,6 +186,24 @@ def _named_rules(message: Any) -> tuple[str, ...]:
     """The one rule a failure message names, when it names exactly one."""
     found = sorted(set(re.findall(r"\bR-[A-Z]+-\d+\b", str(message or ""))))
     return tuple(found) if len(found) == 1 else ()
+
+
+def _broken_state(actual: dict[str, Any], step: dict[str, Any]) -> Cause | None:
+    """A state the engine answered that no game can be in (the runner's invariant checks, a
+    card in two places: R-DECK-5 ...), or one the engine itself refuses when it is handed back
+    (a count going on from it): one cause per rule broken, the move that made it the variant."""
+    problems = actual.get("problems")
+    if isinstance(problems, list) and problems and all(isinstance(p, dict) for p in problems):
+        rules = tuple(sorted({str(p["rule"]) for p in problems if p.get("rule")}))
+        move = step.get("move")
+        action = move.get("action") if isinstance(move, dict) else None
+        return _varying("the engine answers a state that breaks the rules{}",
+                        f"after {action}" if action else "", rules)
+    answer = actual.get("answer")
+    if "perft" in step and isinstance(answer, dict) and answer.get("code") == "invalid_state":
+        return _varying("the engine answers a state that breaks the rules{}",
+                        "(the engine refuses it when handed back)", _rules(answer.get("rule")))
+    return None
 
 
 def _other_refusal(

@@ -149,3 +149,21 @@ def test_a_run_groups_its_failures_by_cause(tmp_path_factory):
     assert all(c["cause"]["text"] for c in failing)
     assert f"root causes: {len(causes)} for {len(failing)} failing cases" in out
     assert f"1 cause, {len(biggest['cases'])} cases: the engine misses beat (a trump" in out
+
+
+def test_a_state_no_game_can_be_in_is_one_cause_per_rule_whatever_made_it():
+    """A card in two places breaks R-DECK-5 (every card is in exactly one place), whichever move
+    the engine answered it after, and when the engine refuses its own state handed back."""
+    problem = {"pointer": "/players/1/hand/2", "rule": "R-DECK-5", "message": "7D is in 2 places"}
+    after = [
+        {"id": f"move-{action}", "outcome": "failed", "actual": {"problems": [problem]},
+         "step": {"index": 3, "move": {"action": action, "player": 0}}}
+        for action in ("throw_in", "pass", "throw_in")
+    ]
+    refused = {"id": "count", "outcome": "failed", "step": {"index": 1, "perft": {}},
+               "actual": {"answer": {"code": "invalid_state", "rule": "R-DECK-5"}, "path": []}}
+    (group,) = groups([*after, refused])
+    assert group.text == "the engine answers a state that breaks the rules"
+    assert group.cause.rules == ("R-DECK-5",)
+    assert group.variants == {"after throw_in": 2, "after pass": 1,
+                              "(the engine refuses it when handed back)": 1}
