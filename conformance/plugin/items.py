@@ -211,14 +211,20 @@ class BrokenItem(pytest.Item):
 
 #: What a case needs of the engine to start (``start`` in its report record): a deal, which every
 #: engine can play; a position with a route (``reached_by``), which an engine in game sessions
-#: plays from the deal; a position it must be set up from (P-33: not every engine can).
-START_FORMS = ("deal", "route", "position")
+#: plays from the deal; a position it must be set up from (P-33: not every engine can); an
+#: impossible position, one the engine must refuse to be set up from (``start_refused`` with a
+#: state: the robustness cases). The last tests position set-up itself: no game reaches it, so
+#: no route can ever bring an engine there, and the count of what an engine without set-up can
+#: run leaves it out (:func:`conformance.plugin.reporting.setup_line`).
+START_FORMS = ("deal", "route", "position", "impossible")
 
 
 def start_form(case: Case) -> str:
-    """``deal``, ``route`` or ``position``: see :data:`START_FORMS`."""
+    """``deal``, ``route``, ``position`` or ``impossible``: see :data:`START_FORMS`."""
     if "state" not in case.start:
         return "deal"
+    if case.start_refused is not None:
+        return "impossible"
     return "route" if case.reached_by is not None else "position"
 
 

@@ -229,14 +229,24 @@ def kind_lines(state: DurakSession) -> list[str]:
 
 def setup_line(starts: Counter) -> str:
     """How many of the cases need no position set-up: what an engine that plays only in game
-    sessions (no ``positions`` in hello, P-33) can run."""
-    total = sum(starts.values())
+    sessions (no ``positions`` in hello, P-33) can run. The cases whose start is an impossible
+    position (``start`` ``impossible``: the robustness cases that test set-up itself) are left
+    out of the share, and the line says how many: no game and no route reaches them."""
+    impossible = starts.get("impossible", 0)
+    total = sum(starts.values()) - impossible
     free = starts["deal"] + starts["route"]
-    return (
+    share = f"{100 * free / total:.0f}%" if total else "no cases"
+    line = (
         f"without position set-up (game sessions): {free} of {total} cases "
-        f"({100 * free / total:.0f}%): {starts['deal']} start from a deal, {starts['route']} from "
+        f"({share}): {starts['deal']} start from a deal, {starts['route']} from "
         f"a position with a route to it; {starts['position']} need the position set up"
     )
+    if impossible:
+        line += (
+            f"; {impossible} more start from an impossible position the engine must refuse "
+            "(they test position set-up itself) and are not counted"
+        )
+    return line
 
 
 def terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
