@@ -5,6 +5,8 @@
 - :mod:`conformance.bdd.model`: the one reading of the features' structure (scenarios with their
   file and line, tags, rule IDs, options, game) and the grammar of tags and option steps;
 - :mod:`conformance.bdd.steps`: the engine-agnostic step definitions;
+- :mod:`conformance.bdd.routes`: the routes to the scenarios' start positions (``routes.yaml``
+  next to the features), for engines that play only in game sessions;
 - :mod:`conformance.bdd.plugin`: the pytest hooks that turn ``@R-...``/``@opt:...`` tags into
   markers, and a fallback ``durak_engine`` fixture (the in-process reference engine);
 - :func:`suite_path`: a test module binding every feature, for the runner to hand to pytest.

@@ -15,6 +15,11 @@ One When step and the Then step after it compile together: "When player 0 attack
 ``refuse``. Each compiled step carries the Gherkin sentence as its ``note`` and the step's line,
 so a failing scenario reads like a failing fixture and points at the sentence.
 
+A built position gets its route (``reached_by``) and the history details a game fixes (the
+pile's order, the bout number) from the feature folder's ``routes.yaml``
+(:mod:`conformance.bdd.routes`), so an engine without position set-up runs the scenario through
+the same session path as a routed fixture.
+
 The step definitions talk to a :class:`ScenarioBuilder`: this module's :class:`Compiler`, or the
 :class:`conformance.bdd.context.ScenarioGame` of a pytest-bdd run, which judges the compiled
 steps as the definitions are called.
@@ -28,6 +33,7 @@ from typing import Any
 
 from conformance.bdd.model import scenario_case_id
 from conformance.bdd.position import PositionError, PositionSpec, option_value
+from conformance.bdd.routes import RoutesError, attach
 from conformance.bdd.support import resolve
 from conformance.suite.kinds import step_kinds
 from conformance.suite.loader import Case, Step
@@ -102,9 +108,15 @@ class _Group:
 class Compiler(ScenarioBuilder):
     """Records what the step definitions emit and answers the case (:meth:`case`)."""
 
-    def __init__(self, tag_options: dict[str, str] | None = None, forced: dict | None = None):
+    def __init__(
+        self,
+        tag_options: dict[str, str] | None = None,
+        forced: dict | None = None,
+        routes: bool = True,
+    ):
         super().__init__(tag_options)
         self.forced = dict(forced or {})
+        self.routes = routes
         self.groups: list[_Group] = []
         self.setup_refused = False
         self.current: Any = None  # the rendered step being compiled
@@ -158,8 +170,15 @@ class Compiler(ScenarioBuilder):
         if self.setup_refused and steps:
             raise CompileError("a game that cannot be set up has no further When or Then steps")
         path = Path(scenario.path)
+        case_id = scenario_case_id(path, scenario.label)
+        route = None
+        if self.routes and "state" in start and path.suffix == ".feature":
+            try:
+                start, route = attach(case_id, path, start, self.spec)
+            except RoutesError as exc:
+                raise CompileError(str(exc)) from None
         return Case(
-            id=scenario_case_id(path, scenario.label),
+            id=case_id,
             description=f"Gherkin scenario {path.name}:{scenario.line}: {scenario.label}",
             rules=tuple(scenario.rules),
             ruleset=self._request(),
@@ -173,6 +192,7 @@ class Compiler(ScenarioBuilder):
             path=path,
             line=scenario.line,
             start_refused={"code": "bad_request"} if self.setup_refused else None,
+            reached_by=route,
         )
 
     def _start(self, ruleset: dict[str, Any]) -> dict[str, Any]:
@@ -190,13 +210,18 @@ class Compiler(ScenarioBuilder):
         return start
 
 
-def compile_scenario(scenario: Any, forced: dict[str, Any] | None = None) -> Case:
+def compile_scenario(
+    scenario: Any, forced: dict[str, Any] | None = None, routes: bool = True
+) -> Case:
     """The case of ``scenario`` (a :class:`conformance.bdd.model.Scenario` or a
     :class:`Source`), its options overridden by ``forced`` (the gate's substitution), built
-    without an engine. :class:`CompileError` names the step that cannot be read."""
+    without an engine. A position start takes its route and past from the feature folder's
+    routes file (:mod:`conformance.bdd.routes`) while they still reach it; ``routes=False``
+    gives the start the Given steps build alone (what the route finder starts from).
+    :class:`CompileError` names the step that cannot be read."""
     from conformance.bdd.execute import call_step
 
-    compiler = Compiler(dict(scenario.tag_options), forced)
+    compiler = Compiler(dict(scenario.tag_options), forced, routes)
     for step in scenario.steps:
         compiler.current = step
         emitted = len(compiler.groups)
