@@ -4,7 +4,8 @@ An engine that plays in game sessions runs a position case through its ``reached
 a dealer and moves from ``new_game``. These tests replay every route on the reference engine
 (each move must be in the legal set and accepted, the end must equal the case's start state
 canonically) and keep the cases without a route to the list in ``unreachable.yaml``, each with
-the reason the finder gives, so the number cannot grow unnoticed.
+the reason the finder gives, so the number cannot grow unnoticed. The robustness class is the one
+exception by design: its refused starts are impossible on purpose and must stay in that class.
 """
 
 from __future__ import annotations
