@@ -22,7 +22,7 @@ from typing import Any
 from conformance.suite import FIXTURES_DIR
 from conformance.suite.loader import Case, load_paths
 
-from .finder import Route, RouteError, differences, find_route, replay, resolved
+from .finder import find_route, route_problem
 from .fixtures import flow, write_routes
 from .repair import mend
 from .target import Unreachable
@@ -35,18 +35,6 @@ def position_cases(paths: list[Path]) -> list[Case]:
     for problem in problems:
         print(f"{problem}", file=sys.stderr)
     return [case for case in cases if "state" in case.start and case.start_refused is None]
-
-
-def route_problem(case: Case) -> str | None:
-    """Why the case's written route does not reach its start exactly; None when it does."""
-    if case.reached_by is None:
-        return "no route"
-    try:
-        state = replay(case.ruleset, case.players, Route.from_json(case.reached_by))
-    except RouteError as exc:
-        return str(exc)
-    diff = differences(state, resolved(case.start["state"], case.ruleset))
-    return f"the route reaches a state that differs in {', '.join(diff)}" if diff else None
 
 
 def suggestion(case: Case, budget: int) -> str:

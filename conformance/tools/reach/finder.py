@@ -81,6 +81,19 @@ def resolved(state: dict[str, Any], ruleset: Any) -> dict[str, Any]:
     return out
 
 
+
+def route_problem(case: Any, missing: str = "no route") -> str | None:
+    """Why a case's route (``reached_by``) does not reach its start exactly; None when it does,
+    ``missing`` when it has none."""
+    if case.reached_by is None:
+        return missing
+    try:
+        state = replay(case.ruleset, case.players, Route.from_json(case.reached_by))
+    except RouteError as exc:
+        return str(exc)
+    diff = differences(state, resolved(case.start["state"], case.ruleset))
+    return f"the route reaches a state that differs in {', '.join(diff)}" if diff else None
+
 def start_of_bout(target: Target) -> dict[str, Any]:
     """The current bout's start: hands before anything was put on the table, no bookkeeping."""
     state = copy.deepcopy(target.state)

@@ -31,7 +31,8 @@ from conformance.bdd.model import Scenario, scenarios
 from conformance.bdd.routes import FILE_NAME, digest, load, open_fields, routes_path
 from conformance.suite.loader import Case
 
-from .finder import Route, RouteError, differences, find_route, replay, resolved
+from . import finder
+from .finder import find_route, resolved
 from .fixtures import flow, wrapped
 from .repair import variants
 from .target import Unreachable
@@ -64,15 +65,7 @@ def position_scenarios(paths: list[Path] | None = None) -> list[tuple[Scenario, 
 
 def route_problem(case: Case) -> str | None:
     """Why the compiled case's route does not reach its start exactly; None when it does."""
-    if case.reached_by is None:
-        return "no route (or the start changed since it was found)"
-    try:
-        state = replay(case.ruleset, case.players, Route.from_json(case.reached_by))
-    except RouteError as exc:
-        return str(exc)
-    diff = differences(state, resolved(case.start["state"], case.ruleset))
-    return f"the route reaches a state that differs in {', '.join(diff)}" if diff else None
-
+    return finder.route_problem(case, "no route (or the start changed since it was found)")
 
 def past_of(built: dict[str, Any], mended: dict[str, Any]) -> dict[str, Any]:
     """The past fields in which a mended start differs from the built one."""
