@@ -148,6 +148,11 @@ def _validator(definition: str) -> Any:
         # clearer messages: _check_start, _check_step); validating them here against every kind
         # too was most of the cost of loading the suite, and its errors were dropped
         root["$defs"] = {**root["$defs"], "step": True, "start": {"type": "object"}}
+        # a route's moves too (_check_route): thousands of moves, most of them the same few
+        case = root["$defs"]["case"]
+        route = case["properties"]["reached_by"]
+        route = {**route, "properties": {**route["properties"], "moves": {"type": "array"}}}
+        root["$defs"]["case"] = {**case, "properties": {**case["properties"], "reached_by": route}}
     return jsonschema.Draft202012Validator(root)
 
 
@@ -229,6 +234,33 @@ def _check_start(start: Any, document: Any, base: list[Any], path: Path) -> list
     return _schema_problems(_START_KINDS[kinds[0]], start, document, where, path)
 
 
+def _check_route(route: Any, document: Any, base: list[Any], path: Path) -> list[tuple[int, str]]:
+    """The moves of a case's ``reached_by``, each against the fixture schema's move: a route holds
+    tens of moves and the suite thousands, mostly the same few, so each distinct move is
+    validated once per process (:func:`_move_errors`)."""
+    moves = route.get("moves") if isinstance(route, dict) else None
+    if not isinstance(moves, list):
+        return []  # the case schema reports it
+    out = []
+    for index, move in enumerate(moves):
+        try:
+            errors = _move_errors(json.dumps(move, sort_keys=True))
+        except (TypeError, ValueError):  # not JSON (a YAML date, ...): the schema says what
+            errors = [(list(e.absolute_path), e.message)
+                      for e in _validator("move").iter_errors(move)]
+        for inner, message in errors:
+            where = base + ["reached_by", "moves", index, *inner]
+            out.append((line_of(document, where), _at(where, message)))
+    return out
+
+
+@cache
+def _move_errors(text: str) -> tuple[tuple[list[Any], str], ...]:
+    """(path in the move, message) for each schema violation of the move ``text`` (JSON)."""
+    errors = _validator("move").iter_errors(json.loads(text))
+    return tuple((list(e.absolute_path), e.message) for e in errors)
+
+
 def _check_step(step: Any, document: Any, where: list[Any], path: Path) -> list[tuple[int, str]]:
     line = line_of(document, where)
     if not isinstance(step, dict):
@@ -266,6 +298,7 @@ def _case_from(
     problems = _schema_problems("case", raw, document, base, path)
     if isinstance(raw, dict):
         problems += _check_start(raw.get("start"), document, base, path)
+        problems += _check_route(raw.get("reached_by"), document, base, path)
         steps = raw.get("steps")
         if isinstance(steps, list):
             for index, step in enumerate(steps):

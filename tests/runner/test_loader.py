@@ -64,3 +64,30 @@ def test_not_a_mapping(tmp_path):
         "a fixture file holds a case or `cases:`, not a list",
         "a fixture file holds a case or `cases:`, not an empty file",
     ]
+
+
+def test_a_broken_route_move_is_located_and_its_case_fails_alone(tmp_path):
+    """A route's moves are checked one distinct move at a time (the loader's memo): a bad card in
+    the third move is still reported at its line and pointer, and only its own case fails."""
+    case = (
+        "  - id: {id}\n"
+        "    description: x\n"
+        "    rules: [R-BEAT-1]\n"
+        "    ruleset: podkidnoy\n"
+        "    players: 2\n"
+        "    start: {{seed: 1}}\n"
+        "    steps: [{{legal_excludes: [{{player: 0, action: take}}]}}]\n"
+        "    reached_by:\n"
+        "      deck: [6C, 7C]\n"
+        "      dealer: 0\n"
+        "      moves:\n"
+        "        - {{player: 1, action: attack, cards: [6C]}}\n"
+        "        - {{player: 0, action: take}}\n"
+        "        - {{player: 1, action: attack, cards: [{card}]}}\n"
+    )
+    bad, good = case.format(id="routed-bad", card="ZZ"), case.format(id="routed-ok", card="7C")
+    (tmp_path / "r.yaml").write_text("cases:\n" + bad + good)
+    cases, (problem,) = load_file(tmp_path / "r.yaml")
+    assert [case.id for case in cases] == ["routed-ok"]
+    assert problem.case_id == "routed-bad" and problem.line == 15
+    assert "/cases/0/reached_by/moves/2/cards/0: 'ZZ' does not match" in problem.message
