@@ -180,7 +180,7 @@ def test_hanging_engine_ends_quickly_with_the_rest_not_run(tmp_path):
 def test_engine_failing_hello_is_a_configuration_error(tmp_path):
     tag = token()
     began = time.monotonic()
-    status, _ = run(tmp_path, "--engine", misbehave_command("silent", tag=tag), "--timeout", "1")
+    status, _ = run(tmp_path, "--engine", misbehave_command("silent", tag=tag), "--timeout", "0.5")
     assert status == 2 and time.monotonic() - began < 15
     assert processes_with(tag) == []
 

@@ -28,7 +28,7 @@ def _engines_importable(monkeypatch):
 def run(tmp_path, engine: str, capsys) -> tuple[int, dict, str]:
     report = tmp_path / f"report-{time.monotonic_ns()}.jsonl"
     argv = ["run", "--no-fixtures", "--no-features", "--fixtures", str(SUITE)]
-    status = main([*argv, "--engine", engine, "--timeout", "2", "--json", str(report)])
+    status = main([*argv, "--engine", engine, "--timeout", "0.5", "--json", str(report)])
     return status, read_report(report), capsys.readouterr().out
 
 
@@ -61,7 +61,7 @@ def test_a_scenario_of_an_unusable_engine_is_not_run_too(tmp_path):
     tag = token()
     report = tmp_path / "report.jsonl"
     scenario = "attack-a-bout-has-only-one-opening"
-    argv = ["run", "--no-fixtures", "--case", scenario, "--json", str(report), "--timeout", "2"]
+    argv = ["run", "--no-fixtures", "--case", scenario, "--json", str(report), "--timeout", "0.5"]
     assert main([*argv, "--engine", misbehave_command("silent", tag=tag)]) == 2
     (case,) = read_report(report)["cases"]
     assert (case["id"], case["kind"], case["outcome"]) == (scenario, "scenario", "not_run")
