@@ -92,15 +92,17 @@ Feature: Attacking
     Background:
       Given a 2-player podkidnoy game
       And the trump suit is hearts
-      And player 1 holds AC, AD, KC, KD, QC, QD
 
     @R-ATTACK-3
     Scenario Outline: A sixth card in the first bout, attack_limit <attack_limit>
-      Five cards have been led and beaten in the first bout of the game.
+      Five cards have been led in the first bout of the game and four of them beaten (with all
+      five beaten a cap of five would have closed the bout, R-BOUT-1). Each player was dealt six,
+      so the attacker has one card left and the defender two to answer with.
 
       Given the option attack_limit is <attack_limit>
       And the discard pile is empty
-      And player 0 holds JD, QS
+      And player 0 holds 8S
+      And player 1 holds AC, AD
       And player 0 has attacked with 6C
       And the defender has beaten 6C with 7C
       And player 0 has thrown in 7D
@@ -110,8 +112,7 @@ Feature: Attacking
       And player 0 has thrown in 9D
       And the defender has beaten 9D with TD
       And player 0 has thrown in TC
-      And the defender has beaten TC with JC
-      Then player 0 <verdict> throw in JD
+      Then player 0 <verdict> throw in 8S
 
       Examples:
         | attack_limit        | verdict |
@@ -122,12 +123,15 @@ Feature: Attacking
 
     @R-ATTACK-3
     Scenario Outline: A sixth card in bout 3 after two taken bouts, attack_limit <attack_limit>
-      Both earlier bouts ended in a take, so nothing has been discarded yet.
+      Both earlier bouts ended in a take, so nothing has been discarded yet: player 1 picked up
+      one card each time and began this bout with eight, player 0 refilled to six. Five cards
+      have been led and four of them beaten.
 
       Given the option attack_limit is <attack_limit>
       And the discard pile is empty
       And this is bout 3
-      And player 0 holds JD, QS
+      And player 0 holds 8S
+      And player 1 holds AC, AD, KC, KD
       And player 0 has attacked with 6C
       And the defender has beaten 6C with 7C
       And player 0 has thrown in 7D
@@ -137,8 +141,7 @@ Feature: Attacking
       And player 0 has thrown in 9D
       And the defender has beaten 9D with TD
       And player 0 has thrown in TC
-      And the defender has beaten TC with JC
-      Then player 0 <verdict> throw in JD
+      Then player 0 <verdict> throw in 8S
 
       Examples:
         | attack_limit        | verdict |
@@ -149,8 +152,13 @@ Feature: Attacking
 
     @R-ATTACK-3
     Scenario Outline: A seventh card once cards have been discarded, attack_limit <attack_limit>
+      Six cards have been led and five of them beaten (with all six beaten a cap of six would
+      have closed the bout, R-BOUT-1). Both players began the bout with seven cards: each has
+      picked up cards in an earlier bout.
+
       Given the option attack_limit is <attack_limit>
-      And player 0 holds 8S, KS
+      And player 0 holds 8S
+      And player 1 holds AC, AD
       And player 0 has attacked with 6C
       And the defender has beaten 6C with 7C
       And player 0 has thrown in 7D
@@ -162,7 +170,6 @@ Feature: Attacking
       And player 0 has thrown in TC
       And the defender has beaten TC with JC
       And player 0 has thrown in JD
-      And the defender has beaten JD with 6H
       Then player 0 <verdict> throw in 8S
 
       Examples:
@@ -174,8 +181,12 @@ Feature: Attacking
 
     @R-ATTACK-3 @opt:attack_limit=six_five_first
     Scenario: A card beyond the cap is refused
+      Five cards have been led in the first bout and four of them beaten; the attacker's last
+      card would be a sixth.
+
       Given the discard pile is empty
-      And player 0 holds JD, QS
+      And player 0 holds 8S
+      And player 1 holds AC, AD
       And player 0 has attacked with 6C
       And the defender has beaten 6C with 7C
       And player 0 has thrown in 7D
@@ -185,8 +196,7 @@ Feature: Attacking
       And player 0 has thrown in 9D
       And the defender has beaten 9D with TD
       And player 0 has thrown in TC
-      And the defender has beaten TC with JC
-      When player 0 throws in JD
+      When player 0 throws in 8S
       Then the move is refused citing R-ATTACK-3
 
   Rule: An opening of several cards counts toward the cap

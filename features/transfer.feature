@@ -64,21 +64,24 @@ Feature: Transferring the attack (perevodnoy)
 
     @R-TRANSFER-2
     Scenario Outline: A transfer in bout <bout>, transfer_condition <transfer_condition>
+      Nothing has been discarded yet: everyone began bout 1 with the six cards dealt; bout 2
+      follows a bout 1 that player 2 lost, picking up one card (he began bout 2 with seven).
+
       Given a 3-player perevodnoy game
       And the option transfer_condition is <transfer_condition>
       And the discard pile is empty
       And this is bout <bout>
-      And player 0 holds KD, AC, AH
-      And player 1 holds 7D, QH, KH
-      And player 2 holds 8C, 9C, AD
+      And player 0 holds KD, AC, AH, QD, JD
+      And player 1 holds 7D, QH, KH, JH, TH, 9H
+      And player 2 holds <hand 2>
       And player 0 has attacked with 7C
       Then the defender <verdict> transfer with 7D
 
       Examples:
-        | transfer_condition | bout | verdict |
-        | before_first_beat  | 1    | may     |
-        | not_first_bout     | 1    | may not |
-        | not_first_bout     | 2    | may     |
+        | transfer_condition | bout | hand 2                  | verdict |
+        | before_first_beat  | 1    | 8C 9C AD 8D 9D TD       | may     |
+        | not_first_bout     | 1    | 8C 9C AD 8D 9D TD       | may not |
+        | not_first_bout     | 2    | 8C 9C AD 8D 9D TD 8H    | may     |
 
   Rule: The new defender must be able to answer
     @R-TRANSFER-3
@@ -105,8 +108,8 @@ Feature: Transferring the attack (perevodnoy)
       Given a 3-player perevodnoy game
       And the option transfer_capacity is <transfer_capacity>
       And the discard pile is empty
-      And player 0 holds KD, AD
-      And player 1 holds 7S, 7C2, 7D2, KH
+      And player 0 holds KD, AD, 6S
+      And player 1 holds 7S, 7C2, 7D2, KH, QH, JH
       And player 2 holds 8C, 9C, TC, JC, QC, KC
       And player 0 has attacked with 7C, 7D, 7H
       Then the defender <verdict> transfer with 7S, 7C2 and 7D2
@@ -227,15 +230,16 @@ Feature: Transferring the attack (perevodnoy)
 
     @R-TRANSFER-6 @R-DRAW-2 @opt:throw_in_priority=free
     Scenario Outline: The main attacker after a transfer draws first, transfer_main_attacker <transfer_main_attacker>
-      Player 1 passes player 0's seven on to player 2, who beats both sevens. Four cards remain
-      in the talon, not enough for everybody.
+      Player 1 passes player 0's seven on to player 2, who beats both sevens. Two cards remain
+      in the talon, not enough for everybody: the main attacker draws the first, the other
+      attacker the second, the defender nothing.
 
       Given a 3-player perevodnoy game
       And the option transfer_main_attacker is <transfer_main_attacker>
-      And the talon, top first, is 6D, 8D, TD, AS
-      And player 0 holds KD, AC, AH
-      And player 1 holds 7D, QH, KH
-      And player 2 holds 8C, 9D, AD
+      And the talon, top first, is 6D, AS
+      And player 0 holds KD, AC, AH, QC, JC
+      And player 1 holds 7D, QH, KH, JH, TH, 9H
+      And player 2 holds 8C, 9D, AD, KC, 6C, 6H
       And player 0 has attacked with 7C
       When the defender transfers with 7D
       And the defender beats 7C with 8C
@@ -245,13 +249,13 @@ Feature: Transferring the attack (perevodnoy)
       Then the bout ends and its cards are discarded
       And player 0 holds <hand 0>
       And player 1 holds <hand 1>
-      And player 2 holds AD
+      And player 2 holds AD, KC, 6C, 6H
       And player 2 attacks next
 
       Examples:
-        | transfer_main_attacker | hand 0            | hand 1            |
-        | last_transferrer       | KD AC AH          | QH KH 6D 8D TD AS |
-        | original               | KD AC AH 6D 8D TD | QH KH AS          |
+        | transfer_main_attacker | hand 0               | hand 1               |
+        | last_transferrer       | KD AC AH QC JC AS    | QH KH JH TH 9H 6D    |
+        | original               | KD AC AH QC JC 6D    | QH KH JH TH 9H AS    |
 
   Rule: Showing the trump of the attack rank
     @R-TRANSFER-7 @R-INFO-3
