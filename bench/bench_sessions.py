@@ -6,7 +6,15 @@ Prints (never asserts) figures for:
 1. the durakgame adapter (examples/durakgame/adapter.py, on the kit): statelessly, the kit checks
    every state and ``setup`` rebuilds a durakgame Game per request; in sessions the kit plays on
    the Game it dealt. Target (issue 10): sessions at least 10x the stateless requests per second;
-2. the reference engine behind ``durak-conformance serve``, both ways.
+2. the reference engine behind ``durak-conformance serve``, both ways;
+3. the bound on the first ratio: the same requests answered by the durakgame adapter in this
+   process, timing apart what the translation itself spends (``moves``, ``play``, ``view``:
+   durakgame and its conversion to the contract's terms, which a session pays as much as a
+   stateless request): stateless time over that share is what sessions would gain if the kit
+   cost nothing at all; and the adapter process's CPU per ``hello`` (its protocol loop alone:
+   a line read, a small answer written, the process woken), which every request pays through
+   a pipe however little it asks: stateless CPU over that is the most sessions can gain through
+   a process.
 
 Both modes play the same scripts: random games (a seed, then per position the legal moves, a few
 probes of moves the rules refuse, one move chosen at random), recorded once untimed. A durakgame
@@ -21,8 +29,11 @@ also prints the protocol requests it sent (games opened, closed, replays).
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import os
 import random
+import runpy
 import sys
 import time
 from dataclasses import dataclass, field
@@ -33,7 +44,9 @@ from _common import ROOT, SERVE
 from conformance.engines.base import Engine, ErrorResult
 from conformance.engines.process import SubprocessEngine
 from conformance.engines.session import SessionEngine
+from conformance.engines.traffic import TrafficLog
 from conformance.suite.invariants import state_problems
+from reference_impl import api
 
 ADAPTER = [sys.executable, str(ROOT / "examples" / "durakgame" / "adapter.py")]
 DURAKGAME = {
@@ -170,14 +183,84 @@ def compare(label: str, command: list[str], ruleset, players: int, args, cut: bo
     return figures
 
 
+def sent_lines(command: list[str], scripts: list[Script], sessions: bool, log: Path) -> list:
+    """The request lines a run of ``scripts`` sends, one way of asking."""
+    inner = SubprocessEngine(command, timeout=60, traffic=TrafficLog(log))
+    engine = SessionEngine(inner) if sessions else inner
+    engine.hello()
+    play(engine, scripts)
+    engine.close()
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    log.unlink()
+    return [e["line"] for e in events if e["dir"] == "sent"]
+
+
+def translation_bound(scripts: list[Script]) -> None:
+    """Answer the recorded requests with the durakgame adapter in this process, both ways, and
+    print the translation's share and the ratio sessions would reach with a kit costing nothing."""
+    adapter_class = runpy.run_path(str(ADAPTER[1]), run_name="bench")["Durakgame"]
+    spent = {"translation": 0.0}
+
+    def timed_method(method):
+        def wrapper(*args, **kwargs):
+            began = time.perf_counter()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                spent["translation"] += time.perf_counter() - began
+        return wrapper
+
+    figures = {}
+    for mode in ("stateless", "sessions"):
+        lines = sent_lines(ADAPTER, scripts, mode == "sessions", Path(f"traffic-{os.getpid()}"))
+        text = "".join(line + "\n" for line in lines)
+        adapter_class().serve(io.StringIO(text), io.StringIO())  # first use: imports, caches
+        adapter, answers = adapter_class(), io.StringIO()
+        for name in ("moves", "play", "view", "setup", "deal"):
+            setattr(adapter, name, timed_method(getattr(adapter, name)))
+        api._known.clear()  # a benchmark may look inside: states validated in the first use
+        spent["translation"], began = 0.0, time.perf_counter()
+        adapter.serve(io.StringIO(text), answers)
+        total = time.perf_counter() - began
+        refused = sum('"ok": false' in line for line in answers.getvalue().splitlines())
+        if refused != sum(len(s.steps[i][0]) for s in scripts for i in range(len(s.steps))):
+            print(f"  ({refused} requests refused in process: not the probes alone)")
+        figures[mode] = (total / len(lines), spent["translation"] / len(lines))
+        print(f"  in process, {mode:9}: {figures[mode][0] * 1e6:5.0f} us a request, of which the "
+              f"translation (durakgame and its conversion) {figures[mode][1] * 1e6:5.0f} us")
+    bound = figures["stateless"][0] / figures["sessions"][1]
+    print(f"  sessions / stateless with a kit that cost nothing in sessions: at most {bound:.1f}x")
+
+
+def loop_floor(stateless_per_request: float) -> None:
+    """The adapter's CPU per hello through the pipe, and the bound it puts on sessions."""
+    engine = SubprocessEngine(ADAPTER, timeout=60)
+    for _ in range(200):
+        engine.hello()
+    cpu, count = process_cpu(engine), 3000
+    for _ in range(count):
+        engine.hello()
+    per_hello = (process_cpu(engine) - cpu) / count
+    engine.close()
+    print(f"  the adapter's protocol loop alone (hello): {per_hello * 1e6:4.0f} us of its CPU a "
+          f"request; sessions / stateless through a process: at most "
+          f"{stateless_per_request / per_hello:.1f}x")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="random games per engine")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--probes", type=int, default=2, help="refused moves tried per position")
     args = parser.parse_args()
-    compare("durakgame adapter", ADAPTER, DURAKGAME, 2, args, cut=True)
+    figures = compare("durakgame adapter", ADAPTER, DURAKGAME, 2, args, cut=True)
     print("  (target: sessions at least 10x stateless)")
+    recorder = SessionEngine(SubprocessEngine(ADAPTER, timeout=60))
+    recorder.hello()
+    seeds = range(args.seed, args.seed + args.games)
+    translation_bound(record(recorder, DURAKGAME, 2, seeds, True, args.probes))
+    recorder.close()
+    loop_floor(1 / figures["stateless"][0])
     compare("reference through serve", SERVE, "podkidnoy", 3, args, cut=False)
     return 0
 
