@@ -30,6 +30,7 @@ from conformance.contract import deal as deal_mapping
 from conformance.contract.cards import canonical, deck, suit_of
 from conformance.contract.seats import HAND as HAND_SIZE
 from conformance.contract.seats import team_of
+from conformance.tools.reach.repair import as_pile
 
 DEFAULT_TRUMP_SUIT = "H"
 
@@ -149,6 +150,7 @@ class PositionSpec:
         self._deal_sized_hands(layout)
         self._lay_talon(layout)
         self._check_discard(layout)
+        layout.free = _pile(layout.free, layout.trump)
         teams = self._teams(options, layout.n)
         attacker, defender = self._roles(layout.hands, teams)
         bout, known = self._bout(layout, attacker, defender), self._known(layout.hands)
@@ -487,3 +489,17 @@ class _Deal:
             )
         free = free_order([c for c in self.cards if c not in named], trump_suit)
         return [slot if slot is not None else free.pop(0) for slot in self.slots]
+
+
+def _pile(cards: list[str], trump: str) -> list[str]:
+    """The discard pile as a game leaves it (:func:`~conformance.tools.reach.repair.as_pile`), so
+    that a game can reach the position; the left-over cards in canonical order are kept when they
+    already are beaten pairs, since the routes in features/routes.yaml depend on the built state."""
+    pile = as_pile(cards, trump)
+    if pile is None:
+        raise PositionError(
+            f"the {len(cards)} cards left for the discard pile ({', '.join(cards)}) cannot be "
+            "split into attack cards each beaten by a card of the pile (R-BOUT-1, R-BEAT-1): "
+            "put other cards in hands or size the talon"
+        )
+    return pile

@@ -7,6 +7,7 @@ validates it, so a mistake in a test's position fails loudly instead of testing 
 
 from __future__ import annotations
 
+from conformance.tools.reach.repair import as_pile
 from reference_impl import api
 from reference_impl.cards import CARD_NAMES, CARD_NUMBERS, canonical_deck
 from reference_impl.rulesets import resolve_ruleset
@@ -43,7 +44,7 @@ def make_state(
     """A full, validated state. ``hands``: one list of cards per seat. ``table``: tuples
     (attack, by, defence-or-None). ``talon`` in draw order (the trump card last, if it is still
     there). Cards of the deck not placed anywhere go to ``rest``: ``"discard"`` (appended in
-    canonical order) or ``"talon"`` (inserted before the talon's last card, the trump)."""
+    canonical order, then arranged into beaten pairs if they are not, R-BOUT-1) or ``"talon"`` (inserted before the talon's last card, the trump)."""
     rs = ruleset(preset, **overrides)
     o = rs["options"]
     n = len(hands)
@@ -58,7 +59,7 @@ def make_state(
     assert len(used) == len(placed), "a card is placed twice in the test position"
     leftover = [CARD_NAMES[c] for c in canonical_deck(o["deck_size"], o["decks"]) if c not in used]
     if rest == "discard":
-        discard += leftover
+        discard = as_pile(discard + leftover, trump) or discard + leftover
     elif rest == "talon":
         assert talon, "rest='talon' needs a talon ending with the trump card"
         talon = talon[:-1] + leftover + talon[-1:]

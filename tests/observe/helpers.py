@@ -7,6 +7,7 @@ from functools import cache
 
 import jsonschema
 
+from conformance.tools.reach.repair import as_pile
 from reference_impl import specdata
 from reference_impl.rulesets import resolve_ruleset
 
@@ -45,12 +46,14 @@ def make_state(
     teams: list | None = None,
 ) -> dict:
     """A full 36-card state. ``discard=None`` puts every card not placed elsewhere into the
-    discard pile, in canonical order."""
+    discard pile, in canonical order or, where those are not beaten pairs, arranged into pairs
+    (R-BOUT-1)."""
     table = table or []
     placed = [c for h in hands for c in h] + list(talon)
     placed += [c for t in table for c in (t["attack"], t["defence"]) if c]
     if discard is None:
-        discard = [c for c in deck36() if c not in placed]
+        rest = [c for c in deck36() if c not in placed]
+        discard = as_pile(rest, trump) or rest
     n = len(hands)
     return {
         "version": 1,

@@ -15,7 +15,7 @@ import pytest
 from reference_impl.errors import BadRequest, InvalidState
 from reference_impl.observe import InvalidPlayer, observe
 
-from .helpers import bout, make_state, ruleset, schema_errors
+from .helpers import bout, card_key, make_state, ruleset, schema_errors
 
 # A two-player game in bout 3: trump hearts, the trump card 9H still under the talon (4 cards
 # left, 20 discarded). Player 0
@@ -77,7 +77,8 @@ def test_defender_sees_his_own_hand_and_only_the_size_of_the_other():
 
 def test_discard_contents_are_public_history_when_the_ruleset_says_so():
     state = two_player_state(discard_visibility="contents")
-    state["discard"] = ["9D", "8D", *[c for c in state["discard"] if c not in ("8D", "9D")]]
+    state["discard"] = state["discard"][-2:] + state["discard"][:-2]  # the last pair first
+    assert state["discard"] != sorted(state["discard"], key=card_key)
     obs = observe(state, 0)
     assert obs["discard"] == {"count": 20, "cards": state["discard"]}  # in discard order
     assert obs["ruleset"]["options"]["discard_visibility"] == "contents"

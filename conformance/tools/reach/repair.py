@@ -86,6 +86,18 @@ def arrange(
     return out
 
 
+def as_pile(cards: list[str], trump: str) -> list[str] | None:
+    """``cards`` as a discard pile a game can leave: beaten pairs, each attack card followed by the
+    card that beat it (R-BOUT-1). Kept as they are when they already are; otherwise arranged
+    (:func:`arrange`), the trump card last, since it is drawn last and cannot be played before the
+    talon runs out. None if the cards cannot be paired at all."""
+    trump_suit = suit_of(trump)
+    if all(beats(d, a, trump_suit) for a, d in zip(cards[::2], cards[1::2])) and not len(cards) % 2:
+        return list(cards)
+    pairs = arrange(cards, trump_suit, late={trump} & set(cards))
+    return None if pairs is None else [card for pair in pairs for card in pair]
+
+
 def arrange_groups(
     cards: list[str], trump_suit: str, sizes: list[int], late: set[str], keep: list | None = None
 ) -> list[tuple[str, str]] | None:
