@@ -47,13 +47,15 @@ Feature: Attacking
       Then the move is refused citing R-ATTACK-1
 
   Rule: The opening is one card, or at some tables several cards of one rank
+    Each scenario is the first bout of the game: the players hold the six cards dealt.
+
     @R-ATTACK-2
     Scenario Outline: Leading several sevens with opening <opening>
       Given a 2-player podkidnoy game
       And the option opening is <opening>
       And the trump suit is spades
-      And the talon is empty
-      And player 0 holds 7C, 7D, 7H, KS
+      And the discard pile is empty
+      And player 0 holds 7C, 7D, 7H, KS, 9D, JD
       And player 1 holds 8C, 9C, TC, JC, QC, AC
       Then player 0 may attack with 7C
       And player 0 <two> attack with 7C and 7D
@@ -69,8 +71,8 @@ Feature: Attacking
     Scenario: Cards of two ranks are never led together
       Given a 2-player podkidnoy game
       And the trump suit is spades
-      And the talon is empty
-      And player 0 holds 7C, 7D, 7H, KS
+      And the discard pile is empty
+      And player 0 holds 7C, 7D, 7H, KS, 9D, JD
       And player 1 holds 8C, 9C, TC, JC, QC, AC
       When player 0 attacks with 7C and KS
       Then the move is refused citing R-ATTACK-2
@@ -79,8 +81,8 @@ Feature: Attacking
     Scenario: With single openings a pair of sevens is refused
       Given a 2-player podkidnoy game
       And the trump suit is spades
-      And the talon is empty
-      And player 0 holds 7C, 7D, 7H, KS
+      And the discard pile is empty
+      And player 0 holds 7C, 7D, 7H, KS, 9D, JD
       And player 1 holds 8C, 9C, TC, JC, QC, AC
       When player 0 attacks with 7C and 7D
       Then the move is refused citing R-ATTACK-2

@@ -41,20 +41,33 @@ Feature: The end of a bout
       When the defender beats JD with QD
       Then the bout ends and its cards are discarded
 
-    @R-BOUT-1 @R-OUT-1
+    @R-BOUT-1 @R-OUT-1 @opt:attack_limit=hand
     Scenario: An attacker who has played his last card is no longer asked to pass
-      The talon still holds cards, so player 0 is not out: he draws first after the bout.
+      The talon still holds cards, so player 0 is not out: he draws first after the bout. He
+      began the bout with six, as every hand does while the talon lasts (R-DRAW-1), and has led
+      five of them; with no cap (attack_limit hand) and the defender holding cards to spare (he
+      has picked up cards in an earlier bout), only the attacker's empty hand closes the bout.
 
       Given a 2-player podkidnoy game
       And the trump suit is spades
       And the talon, top first, is 6D, 7D, 8D, 9D, TD, JD, QD, AS
       And player 0 holds 7C
-      And player 1 holds 9C, JC, QC, KC, AC
-      When player 0 attacks with 7C
+      And player 1 holds 9C, KC, KH
+      And player 0 has attacked with 6C
+      And the defender has beaten 6C with 8C
+      And player 0 has thrown in 8H
+      And the defender has beaten 8H with TH
+      And player 0 has thrown in 6H
+      And the defender has beaten 6H with 7H
+      And player 0 has thrown in TC
+      And the defender has beaten TC with 6S
+      And player 0 has thrown in 8S
+      And the defender has beaten 8S with 9S
+      When player 0 throws in 7C
       And the defender beats 7C with 9C
       Then the bout ends and its cards are discarded
       And player 0 holds 6D, 7D, 8D, 9D, TD, JD
-      And player 1 holds JC, QC, KC, AC, QD, AS
+      And player 1 holds KC, KH, QD, AS
       And the talon is empty
       And player 0 is not out
       And player 1 attacks next
@@ -63,14 +76,15 @@ Feature: The end of a bout
     Scenario: A three-player bout, step by step
       Player 0 attacks player 1; spades are trumps. The right to add cards starts with the main
       attacker, passes to player 2 when player 0 passes, and comes back to player 0 when the
-      defender beats the card player 2 added.
+      defender beats the card player 2 added. Each began the bout with six (the talon lasts,
+      R-DRAW-1), so each draws what he played: player 0 one card, player 2 one, the defender two.
 
       Given a 3-player podkidnoy game
       And the trump suit is spades
       And the talon, top first, is 6D, 7D, 8D, 9D, TD, JD, QD, AS
-      And player 0 holds 7H, 7C, KD, AD
-      And player 1 holds 9H, JC, QS, 8C
-      And player 2 holds 9C, KH, AH, QH
+      And player 0 holds 7H, 7C, KD, AD, 6C, TC
+      And player 1 holds 9H, JC, QS, 8C, 6H, 8H
+      And player 2 holds 9C, KH, AH, QH, QC, KC
       Then only player 0 may move
       When player 0 attacks with 7H
       Then the defender may beat 7H with 9H
@@ -91,9 +105,10 @@ Feature: The end of a bout
       When player 0 passes
       And player 2 passes
       Then the bout ends and its cards are discarded
-      And player 0 holds 7C, KD, AD, 6D, 7D, 8D
-      And player 2 holds KH, AH, QH, 9D, TD, JD
-      And player 1 holds QS, 8C, QD, AS
+      And player 0 holds 7C, KD, AD, 6C, TC, 6D
+      And player 2 holds KH, AH, QH, QC, KC, 7D
+      And player 1 holds QS, 8C, 6H, 8H, 8D, 9D
+      And the talon holds 4 cards
       And player 1 attacks next
       And the defender is player 2
 
@@ -129,21 +144,35 @@ Feature: The end of a bout
       And player 1 holds 8C, 7C
 
   Rule: A defender who beats with his last card ends the bout at once
-    @R-BOUT-3
+    @R-BOUT-3 @opt:attack_limit=hand
     Scenario: No more cards can come at a defender with an empty hand
       The attackers still hold sevens, but the bout is over the moment the defender lays his last
-      card; then everybody draws, the defender last.
+      card; then everybody draws, the defender last. The defender began the bout with six, as
+      every hand does while the talon lasts (R-DRAW-1), so his last card answers the sixth
+      attack card; with no cap (attack_limit hand) only his empty hand closes the bout.
 
       Given a 3-player podkidnoy game
       And the trump suit is spades
-      And the talon holds 11 cards
-      And player 0 holds 7C, 7D, KD, AD, QS, JS
-      And player 1 holds 9C
-      And player 2 holds 7H, 9H, KH, AH, QH, JH
-      When player 0 attacks with 7C
-      And the defender beats 7C with 9C
+      And the talon holds 12 cards
+      And player 0 holds 7D
+      And player 1 holds 8S
+      And player 2 holds 7H, KH, AH, QH, JH
+      And player 0 has attacked with 7C
+      And the defender has beaten 7C with 9C
+      And player 0 has thrown in 9D
+      And the defender has beaten 9D with TD
+      And player 0 has thrown in TC
+      And the defender has beaten TC with JC
+      And player 0 has thrown in JD
+      And the defender has beaten JD with QD
+      And player 0 has thrown in QC
+      And the defender has beaten QC with KC
+      And player 0 has passed
+      And player 2 has thrown in 9H
+      When the defender beats 9H with 8S
       Then the bout ends and its cards are discarded
       And player 0 holds 6 cards
+      And player 2 holds 6 cards
       And player 1 holds 6 cards
-      And the talon holds 4 cards
+      And the talon is empty
       And player 1 attacks next

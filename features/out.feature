@@ -12,12 +12,25 @@ Feature: Going out
   Rule: No cards and no talon: out
     @R-OUT-1
     Scenario: A player who empties his hand while the talon lasts plays on
+      Player 0 began the bout with six, as every hand does while the talon lasts (R-DRAW-1), and
+      has led five of them; cards have been discarded, so the cap of six lets his last one come.
+
       Given a 2-player podkidnoy game
       And the talon holds 8 cards
-      And player 0 holds 7C
-      And player 1 holds 9C, JC, QC, KC, AC
-      When player 0 attacks with 7C
-      And the defender beats 7C with 9C
+      And player 0 holds AC
+      And player 1 holds 9S
+      And player 0 has attacked with 6C
+      And the defender has beaten 6C with 8C
+      And player 0 has thrown in 8D
+      And the defender has beaten 8D with TD
+      And player 0 has thrown in TC
+      And the defender has beaten TC with QC
+      And player 0 has thrown in QD
+      And the defender has beaten QD with KD
+      And player 0 has thrown in KH
+      And the defender has beaten KH with AH
+      When player 0 throws in AC
+      And the defender beats AC with 9S
       Then player 0 is not out
       And player 0 holds 6 cards
 

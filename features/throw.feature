@@ -28,13 +28,14 @@ Feature: Throwing in
 
     @R-THROW-1
     Scenario Outline: A rank brought by a later pair, with throw_in_ranks <throw_in_ranks>
-      The first pair of the bout is 7C beaten by 9C; the jack came later, as a defence card.
+      The first pair of the bout is 7C beaten by 9C; the jack came later, as a defence card. It
+      is the first bout of the game: the players began it with the six cards dealt.
 
       Given a 2-player podkidnoy game
       And the option throw_in_ranks is <throw_in_ranks>
       And the trump suit is spades
-      And the talon is empty
-      And player 0 holds JH, 9H
+      And the discard pile is empty
+      And player 0 holds JH, 9H, 6S, KH
       And player 1 holds QC, AC, QD, AD
       And player 0 has attacked with 7C
       And the defender has beaten 7C with 9C
@@ -221,15 +222,17 @@ Feature: Throwing in
 
     @R-THROW-4 @R-THROW-5
     Scenario Outline: The main attacker keeps the right while a card is unbeaten, throw_in_priority <throw_in_priority>
-      Player 0 holds nothing he could add, and may not pass while 7C is unbeaten.
+      Player 0 holds nothing he could add, and may not pass while 7C is unbeaten. It is the first
+      bout of the game: the players hold the six cards dealt, player 0 (who holds the lowest
+      trump) less the seven he led.
 
       Given a 3-player podkidnoy game
       And the option throw_in_priority is <throw_in_priority>
       And the trump suit is spades
-      And the talon is empty
-      And player 0 holds KD, AD
-      And player 1 holds 9C, JC, QC
-      And player 2 holds 7H, KH
+      And the discard pile is empty
+      And player 0 holds KD, AD, 6S, 8D, TD
+      And player 1 holds 9C, JC, QC, 8H, 9H, TH
+      And player 2 holds 7H, KH, 8S, JD, QD, 6H
       And player 0 has attacked with 7C
       Then player 0 has no move
       And player 2 <verdict> throw in 7H
