@@ -156,9 +156,12 @@ Feature: Attacking
     Scenario Outline: A seventh card once cards have been discarded, attack_limit <attack_limit>
       Six cards have been led and five of them beaten (with all six beaten a cap of six would
       have closed the bout, R-BOUT-1). Both players began the bout with seven cards: each has
-      picked up cards in an earlier bout.
+      picked up cards in an earlier bout. The talon still holds 20 cards, as it can: a hand above
+      six draws nothing (R-DRAW-1), and the one pair in the discard pile is enough to lift the
+      first bout's cap of five.
 
       Given the option attack_limit is <attack_limit>
+      And the talon holds 20 cards
       And player 0 holds 8S
       And player 1 holds AC, AD
       And player 0 has attacked with 6C

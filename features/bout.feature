@@ -23,8 +23,15 @@ Feature: The end of a bout
 
     @R-BOUT-1 @opt:attack_limit=six
     Scenario: Beating the sixth card ends the bout without a pass
+      Player 0 began the bout with eight cards and player 1 with ten: both have picked up cards
+      in earlier bouts. A hand above six draws nothing (R-DRAW-1), so the talon still holds 16
+      cards and the discard pile one beaten pair; one history that gets here is twelve bouts of
+      a single card each, eleven of them taken, which makes this bout 13.
+
       Given a 2-player podkidnoy game
       And the trump suit is hearts
+      And the talon holds 16 cards
+      And this is bout 13
       And player 0 holds 8S, KS
       And player 1 holds QD, AC, AD, KC, KD
       And player 0 has attacked with 6C

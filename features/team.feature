@@ -51,15 +51,18 @@ Feature: Playing in teams
   Rule: Partners never play against each other
     Background:
       Given the trump suit is spades
-      And the talon is empty
 
     @R-TEAM-2 @R-THROW-3 @opt:teams=2v2 @opt:throw_in_priority=free
     Scenario: The defender's partner may not throw in; the attacker's partner may
+      It is the first bout of the game: the players began it with the six cards dealt, and
+      player 0 leads because his 6S is the lowest trump dealt.
+
       Given a 4-player podkidnoy game
-      And player 0 holds KD, AD
-      And player 1 holds 9C, JC, QC
-      And player 2 holds 7D, KH
-      And player 3 holds 7H, KS
+      And the discard pile is empty
+      And player 0 holds KD, AD, 6S, 8D, TD
+      And player 1 holds 9C, JC, QC, 8H, 9H, TH
+      And player 2 holds 7D, KH, 6H, JH, 6D, JD
+      And player 3 holds 7H, KS, 8C, TC, QH, AH
       And player 0 has attacked with 7C
       Then player 2 may throw in 7D
       And player 3 may not throw in 7H
@@ -72,6 +75,7 @@ Feature: Playing in teams
       partner, player 3, who is passed over.
 
       Given a 4-player podkidnoy game
+      And the talon is empty
       And player 2 is out
       And player 0 holds 7C, KD
       And player 1 holds 9C, QH, AH

@@ -122,13 +122,16 @@ Feature: Throwing in
 
     @R-THROW-3 @opt:throw_in_priority=free
     Scenario Outline: A third player joins in, throwers <throwers>
+      It is the first bout of the game: the players began it with the six cards dealt, and
+      player 0 leads because his 6S is the lowest trump dealt.
+
       Given a 3-player podkidnoy game
       And the option throwers is <throwers>
       And the trump suit is spades
-      And the talon is empty
-      And player 0 holds KD, AD
-      And player 1 holds JC, QC, AC, QD
-      And player 2 holds 7H, KH
+      And the discard pile is empty
+      And player 0 holds KD, AD, 6S, 8D, TD
+      And player 1 holds JC, QC, AC, QD, 8H
+      And player 2 holds 7H, KH, 8S, JD, 6H, TH
       And player 0 has attacked with 7C
       And the defender has beaten 7C with 9C
       Then player 2 <verdict> throw in 7H
@@ -141,12 +144,15 @@ Feature: Throwing in
 
     @R-THROW-3 @opt:throw_in_priority=free @opt:throwers=main_only
     Scenario: Only the main attacker adds cards: a throw-in by another player is refused
+      It is the first bout of the game: the players began it with the six cards dealt, and
+      player 0 leads because his 6S is the lowest trump dealt.
+
       Given a 3-player podkidnoy game
       And the trump suit is spades
-      And the talon is empty
-      And player 0 holds KD, AD
-      And player 1 holds JC, QC, AC, QD
-      And player 2 holds 7H, KH
+      And the discard pile is empty
+      And player 0 holds KD, AD, 6S, 8D, TD
+      And player 1 holds JC, QC, AC, QD, 8H
+      And player 2 holds 7H, KH, 8S, JD, 6H, TH
       And player 0 has attacked with 7C
       And the defender has beaten 7C with 9C
       When player 2 throws in 7H
@@ -181,16 +187,17 @@ Feature: Throwing in
     @R-THROW-4
     Scenario Outline: After the main attacker passes, throw_in_priority <throw_in_priority>
       Four players: player 0 attacked player 1 and has passed; players 2 and 3 could both add a
-      card.
+      card. It is the first bout of the game: the players began it with the six cards dealt, and
+      player 0 leads because his 6S is the lowest trump dealt.
 
       Given a 4-player podkidnoy game
       And the option throw_in_priority is <throw_in_priority>
       And the trump suit is spades
-      And the talon is empty
-      And player 0 holds KD, AD
-      And player 1 holds JC, QC, AC, AS
-      And player 2 holds 7H, KH
-      And player 3 holds 9D, QD
+      And the discard pile is empty
+      And player 0 holds KD, AD, 6S, 8D, TD
+      And player 1 holds JC, QC, AC, AS, 8H
+      And player 2 holds 7H, KH, 6H, TH, JD, 8S
+      And player 3 holds 9D, QD, 6D, 8C, TC, JH
       And player 0 has attacked with 7C
       And the defender has beaten 7C with 9C
       And player 0 has passed
@@ -205,13 +212,16 @@ Feature: Throwing in
 
     @R-THROW-4 @opt:throw_in_priority=circle
     Scenario: In the circle the right passes on one player at a time
+      It is the first bout of the game: the players began it with the six cards dealt, and
+      player 0 leads because his 6S is the lowest trump dealt.
+
       Given a 4-player podkidnoy game
       And the trump suit is spades
-      And the talon is empty
-      And player 0 holds KD, AD
-      And player 1 holds JC, QC, AC, AS
-      And player 2 holds 7H, KH
-      And player 3 holds 9D, QD
+      And the discard pile is empty
+      And player 0 holds KD, AD, 6S, 8D, TD
+      And player 1 holds JC, QC, AC, AS, 8H
+      And player 2 holds 7H, KH, 6H, TH, JD, 8S
+      And player 3 holds 9D, QD, 6D, 8C, TC, JH
       And player 0 has attacked with 7C
       And the defender has beaten 7C with 9C
       And player 0 has passed

@@ -186,11 +186,16 @@ Feature: Transferring the attack (perevodnoy)
 
     @R-TRANSFER-5
     Scenario Outline: Three players: a second transfer would reach the opener, transfer_around <transfer_around>
+      It is the first bout of the game: the players hold the six cards dealt, player 0 (who
+      holds KS, the only trump dealt) less the seven he led. The three sevens stay under the
+      first bout's cap of five, and player 0 holds enough cards to answer them.
+
       Given a 3-player perevodnoy game
       And the option transfer_around is <transfer_around>
-      And player 0 holds 8C, 9D, KS, QD
-      And player 1 holds 7D, QH, KH
-      And player 2 holds 7H, AC, AD, AH
+      And the discard pile is empty
+      And player 0 holds 8C, 9D, KS, QD, TD
+      And player 1 holds 7D, QH, KH, JH, TH, 9H
+      And player 2 holds 7H, AC, AD, AH, 9C, JC
       And player 0 has attacked with 7C
       When the defender transfers with 7D
       Then the defender <verdict> transfer with 7H
@@ -289,11 +294,15 @@ Feature: Transferring the attack (perevodnoy)
 
     @R-TRANSFER-7
     Scenario Outline: Showing a trump after a card was beaten, trump_show <trump_show>
+      It is the first bout of the game: the players began it with the six cards dealt. Player 0
+      leads because his 6S is the lowest trump dealt, below the defender's 7S.
+
       Given a 3-player perevodnoy game
       And the option trump_show is <trump_show>
-      And player 0 holds KD, AC, AH
-      And player 1 holds 7S, QH, KH
-      And player 2 holds 8C, 9C, AD
+      And the discard pile is empty
+      And player 0 holds KD, AC, AH, 6S
+      And player 1 holds 7S, QH, KH, JH, TH
+      And player 2 holds 8C, 9C, AD, 8D, 9D, TD
       And player 0 has attacked with 7C, 7D
       And the defender has beaten 7C with TC
       Then the defender <verdict> show the trump 7S
