@@ -268,8 +268,8 @@ def _check_seats(st: dict, rules) -> int:
 
 def _check_cards(st: dict, rules) -> list:
     """R-DECK-5: every card of the deck exactly once; known cards are in their hand (R-INFO-3);
-    each defence beats its attack card (R-BEAT-1); the discard pile holds pairs. Returns the
-    hands as masks."""
+    each defence beats its attack card (R-BEAT-1); the discard pile holds beaten pairs, each attack
+    card followed by the card that beat it (R-BOUT-1). Returns the hands as masks."""
     players = st["players"]
     n = len(players)
     deck_mask = rules.deck_mask
@@ -316,6 +316,13 @@ def _check_cards(st: dict, rules) -> list:
                                 f"talon, the table or the discard pile): {names}")
     if len(st["discard"]) % 2:
         raise InvalidState("/discard", "the discard pile holds attack/defence pairs: its size is even")
+    pile = st["discard"]
+    for j in range(1, len(pile), 2):
+        if not (beats[CARD_NUMBERS[pile[j - 1]]] >> CARD_NUMBERS[pile[j]]) & 1:
+            raise InvalidState(_ptr("discard", j),
+                               f"{pile[j]} does not beat {pile[j - 1]}: a bout's cards go to the "
+                               "discard pile in table order, each attack card followed by the "
+                               "card that beat it (R-BOUT-1)")
     _check_known(st)
     return hands
 

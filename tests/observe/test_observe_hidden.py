@@ -9,8 +9,9 @@ For states met along random playouts (the reference engine plays them), and ever
 - states that differ only in what the observer cannot see give the same observation: another
   player's unknown card swapped with a face-down talon card, unknown cards swapped between two other
   hands, the face-down talon reordered, and (under ``count``) a discarded card swapped with another
-  player's unknown card or the discard pile reordered. Each such state is checked to be a valid state
-  (the engine's ``validate_state``) and different from the original, so the property has teeth.
+  player's unknown card that can take its place in its beaten pair, or the pile's pairs reordered.
+  Each such state is checked to be a valid state (the engine's ``validate_state``) and different
+  from the original, so the property has teeth.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import random
 import pytest
 
 from reference_impl import api
+from reference_impl.errors import InvalidState
 from reference_impl.observe import observe
 
 from .helpers import card_key, schema_errors
@@ -124,22 +126,35 @@ def hidden_variants(state, observer, rng):
         v["talon"][:down] = part
         variants.append(v)
     if state["ruleset"]["options"]["discard_visibility"] == "count" and state["discard"]:
-        # a discarded card <-> another hand's unknown card; never the trump card, whose way from
-        # the talon's bottom to a hand everyone saw (R-INFO-3)
+        # a discarded card <-> another hand's unknown card that can take its place in its pair
+        # (the pile stays beaten pairs, each attack card followed by the card that beat it,
+        # R-BOUT-1); never the trump card, whose way from the talon's bottom to a hand everyone
+        # saw (R-INFO-3)
         unseen = [i for i, c in enumerate(state["discard"]) if c != state["trump"]]
         for seat in others[:1] if unseen else []:
+            swaps = [(i, card) for i in unseen for card in _unknown(state, seat)]
+            for i, card in rng.sample(swaps, min(len(swaps), 20)):
+                v = copy.deepcopy(state)
+                hand = [c for c in v["players"][seat]["hand"] if c != card] + [v["discard"][i]]
+                v["discard"][i] = card
+                _set_hand(v, seat, hand)
+                if _is_valid(v):
+                    variants.append(v)
+                    break
+        pairs = [state["discard"][i : i + 2] for i in range(0, len(state["discard"]), 2)]
+        if len(pairs) >= 2:  # the same pairs in another order
             v = copy.deepcopy(state)
-            card = rng.choice(_unknown(v, seat))
-            i = rng.choice(unseen)
-            hand = [c for c in v["players"][seat]["hand"] if c != card] + [v["discard"][i]]
-            v["discard"][i] = card
-            _set_hand(v, seat, hand)
-            variants.append(v)
-        if len(set(state["discard"])) >= 2:
-            v = copy.deepcopy(state)
-            v["discard"] = list(reversed(v["discard"]))
+            v["discard"] = [card for pair in reversed(pairs) for card in pair]
             variants.append(v)
     return [v for v in variants if v != state]
+
+
+def _is_valid(state) -> bool:
+    try:
+        api.validate_state(state)
+    except InvalidState:
+        return False
+    return True
 
 
 def _label(game):

@@ -82,18 +82,20 @@ def test_only_the_listed_positions_have_no_route():
 SEARCH_REASONS = ("no route found", "every history the finder builds", "no history of bouts")
 
 
-@pytest.mark.parametrize("entry", list(UNREACHABLE.values()), ids=lambda e: e["id"])
-def test_listed_reason_is_still_the_finders(entry):
-    case = next(c for c in POSITIONS if c.id == entry["id"])
-    assert case.path.relative_to(FIXTURES_DIR).as_posix() == entry["file"]
-    cheap = refusal(case.start["state"], case.ruleset, case.players)
-    if cheap is None:
-        assert entry["reason"].startswith(SEARCH_REASONS), (
-            "the checks without a search find nothing wrong: run `python -m "
-            f"conformance.tools.reach --write --case {case.id}` and list its reason"
-        )
-    else:
-        assert cheap == entry["reason"]
+def test_listed_reason_is_still_the_finders():
+    """Each listed case's reason is the one the finder gives today (one test over the list,
+    which is empty while every fixture has a route: an empty parametrisation would be a skip)."""
+    for entry in UNREACHABLE.values():
+        case = next(c for c in POSITIONS if c.id == entry["id"])
+        assert case.path.relative_to(FIXTURES_DIR).as_posix() == entry["file"], entry["id"]
+        cheap = refusal(case.start["state"], case.ruleset, case.players)
+        if cheap is None:
+            assert entry["reason"].startswith(SEARCH_REASONS), (
+                f"{case.id}: the checks without a search find nothing wrong: run `python -m "
+                f"conformance.tools.reach --write --case {case.id}` and list its reason"
+            )
+        else:
+            assert cheap == entry["reason"], case.id
 
 
 @pytest.mark.parametrize("case_id", ["info-discard-count", "take-pile-on-stops-at-five-cap"])

@@ -91,18 +91,19 @@ def test_every_entry_names_a_position_scenario():
     assert set(SIDECAR["routes"]) & set(SIDECAR["unreachable"]) == set()
 
 
-@pytest.mark.parametrize("case_id", sorted(SIDECAR["unreachable"]))
-def test_listed_reason_is_still_the_finders(case_id):
-    built = next(b for _, b, c in FOUND if c.id == case_id)
-    reason = SIDECAR["unreachable"][case_id]
-    cheap = refusal(built.start["state"], built.ruleset, built.players)
-    if cheap is None:
-        assert reason.startswith(SEARCH_REASONS), (
-            "the checks without a search find nothing wrong: run `python -m "
-            f"conformance.tools.reach.scenarios --write --case {case_id}` and list its reason"
-        )
-    else:  # the built start is refused; the nearest mended starts were searched after it
-        assert reason.startswith(cheap) or reason.startswith(SEARCH_REASONS)
+def test_listed_reason_is_still_the_finders():
+    """Each listed scenario's reason is the one the finder gives today (one test over the list,
+    which is empty while every scenario has a route: an empty parametrisation would be a skip)."""
+    for case_id, reason in sorted(SIDECAR["unreachable"].items()):
+        built = next(b for _, b, c in FOUND if c.id == case_id)
+        cheap = refusal(built.start["state"], built.ruleset, built.players)
+        if cheap is None:
+            assert reason.startswith(SEARCH_REASONS), (
+                f"{case_id}: the checks without a search find nothing wrong: run `python -m "
+                f"conformance.tools.reach.scenarios --write --case {case_id}` and list its reason"
+            )
+        else:  # the built start is refused; the nearest mended starts were searched after it
+            assert reason.startswith(cheap) or reason.startswith(SEARCH_REASONS), case_id
 
 
 def test_a_route_whose_start_changed_is_not_attached(tmp_path):
