@@ -18,6 +18,37 @@ class HelloError(ValueError):
     """A ``hello`` answer the runner cannot work with; the run stops with a usage error."""
 
 
+def _known_decks() -> dict[str, int]:
+    """Every ``supports.players`` key the catalog allows (deck_size x decks), with the most
+    players R-DECK-4 lets sit at it."""
+    from reference_impl.rulesets import catalog_options
+    from reference_impl.tables import max_players
+
+    options = catalog_options()
+    return {
+        deck_key(size, decks): max_players(size, decks)
+        for size in options["deck_size"]["values"]
+        for decks in options["decks"]["values"]
+    }
+
+
+def _check_deck_claim(key: str, counts: list[int]) -> None:
+    """A claim the rules cannot hold is an error of the hello, not a set of cases gated away in
+    silence: a deck the catalog does not have, or a player count R-DECK-4 forbids with it."""
+    known = _known_decks()
+    if key not in known:
+        raise HelloError(
+            f"supports.players[{key!r}]: no such deck; the keys are deck_size, with x2 for two "
+            f"packs (deck_size and decks in spec/ambiguities.yaml): {', '.join(known)}"
+        )
+    wrong = sorted(n for n in counts if not 2 <= n <= known[key])
+    if wrong:
+        raise HelloError(
+            f"supports.players[{key!r}] claims {wrong}: with this deck a game has 2 to "
+            f"{known[key]} players (R-DECK-4); claim only the counts the rules allow"
+        )
+
+
 def deck_key(deck_size: Any, decks: Any) -> str:
     """The ``supports.players`` key of a deck: ``"36"`` for one pack, ``"36x2"`` for two."""
     return f"{deck_size}" if str(decks) == "1" else f"{deck_size}x{decks}"
@@ -75,6 +106,7 @@ class Support:
             ):
                 raise HelloError(f"supports.players[{key!r}] must be a list of integers")
             parsed_players[str(key)] = frozenset(counts)
+            _check_deck_claim(str(key), counts)
         options = supports.get("options", {})
         if not isinstance(options, dict):
             raise HelloError("supports.options must map option names to lists of values")

@@ -235,3 +235,28 @@ def test_a_case_dealt_by_another_seat_needs_the_dealer_feature(cases):
     moved = dataclasses.replace(case, start={**case.start, "dealer": 0})
     result = CaseRunner(narrow_engine.make(), support).run(moved)
     assert result.outcome == "unsupported" and result.applicability.blockers == ("dealer",)
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        ({"53": [2, 3]}, r"supports.players\['53'\]: no such deck"),
+        ({"36": [2, 3]}, None),
+        ({"24": [2, 5]}, r"supports.players\['24'\] claims \[5\]: .* 2 to 4 players \(R-DECK-4\)"),
+        ({"36x2": [1, 2]}, r"claims \[1\]"),
+        ({"52": list(range(2, 9))}, None),
+    ],
+)
+def test_a_hello_claiming_a_deck_or_count_the_rules_do_not_have_is_refused(players, message):
+    """A claim outside the rules would gate its cases away as unsupported and pass in silence
+    (two automatic faults of seed 1299709 did: hello's decks 53 and a swapped table of counts):
+    the runner refuses such a hello, naming the key and the rule."""
+    from conformance.engines.gating import HelloError
+
+    hello = narrow_engine.make().hello()
+    hello = {**hello, "supports": {**hello["supports"], "players": players}}
+    if message is None:
+        assert Support.from_hello(hello).players == {k: frozenset(v) for k, v in players.items()}
+    else:
+        with pytest.raises(HelloError, match=message):
+            Support.from_hello(hello)
