@@ -8,6 +8,7 @@ a case inside it is caught lying (spec/protocol.md, P-16 and P-17).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from conformance.engines.base import PROTOCOL_VERSION
@@ -18,9 +19,10 @@ class HelloError(ValueError):
     """A ``hello`` answer the runner cannot work with; the run stops with a usage error."""
 
 
+@cache
 def _known_decks() -> dict[str, int]:
     """Every ``supports.players`` key the catalog allows (deck_size x decks), with the most
-    players R-DECK-4 lets sit at it."""
+    players R-DECK-4 lets sit at it (read once: the catalog does not change in a run)."""
     from reference_impl.rulesets import catalog_options
     from reference_impl.tables import max_players
 
