@@ -274,6 +274,7 @@ class CaseRun:
         state = copy.deepcopy(self.case.start["state"])
         if isinstance(state, dict):
             state["ruleset"] = copy.deepcopy(self.ruleset)
+            _overwrite(state, self.case.start.get("overwrite", {}))
         if self.case.start_refused.get("pointer") is not None:
             expected = {**expected, "pointer": self.case.start_refused["pointer"]}
         answer = self.engine.legal_moves(state)
@@ -537,3 +538,13 @@ class CaseRunner:
             if run.feed(step) is not None:
                 break
         return run.finish()
+
+
+def _overwrite(state: dict[str, Any], changes: dict[str, Any]) -> None:
+    """Set each ``start.overwrite`` value at its pointer: the one way a robustness case spoils
+    what the case's ruleset would otherwise replace (the ruleset inside the state). The fixture
+    schema lets only a refused start have it, and the loader checks that every pointer names a
+    member of an object the state has (:mod:`conformance.suite.load_checks`)."""
+    for pointer, value in changes.items():
+        parent = canonical.resolve(state, pointer.rsplit("/", 1)[0])[0]
+        parent[canonical.pointer_parts(pointer)[-1]] = copy.deepcopy(value)

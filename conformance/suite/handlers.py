@@ -285,8 +285,12 @@ def judge_observe(run: CaseRun, step: Step) -> None:
     """``observe``: the engine's observation must validate against the observation schema,
     show nothing at the ``absent`` pointers and hold the ``expect`` values. The ``absent``
     pointers are judged first: they are the case's own point (a leak), and a leak also breaks
-    the closed schema, where it would read less plainly."""
+    the closed schema, where it would read less plainly. With ``code`` the request must be
+    refused instead (a player who is not a seat is a malformed request, P-26)."""
     player = step.body["player"]
+    if "code" in step.data:
+        _observe_refused(run, player, step.data["code"])
+        return
     answer = require(
         run.engine.observe(run.state, player),
         dict,
@@ -310,6 +314,30 @@ def judge_observe(run: CaseRun, step: Step) -> None:
         )
     expect = step.data.get("expect", {})
     fields_differ(seen, expect, canonical.OBSERVATION, "observation", f"player {player}'s ")
+
+
+def _observe_refused(run: CaseRun, player: Any, code: str) -> None:
+    """``observe`` must answer the error ``code``: an observation, or a crash, for a seat the
+    game does not have is what an engine must never give (P-26, P-27)."""
+    expected = {"code": code}
+    answer = run.engine.observe(run.state, player)
+    if not isinstance(answer, ErrorResult):
+        raise StepFailed(
+            f"observe answered an observation for player {player!r}; it must be refused with "
+            f"{code} (P-26: unknown player)",
+            expected,
+            {"accepted": True, "observation": answer},
+            signature="observed",
+        )
+    if answer.is_fault:
+        raise ErrorAnswer(answer, "observe", expected)
+    if answer.code != code:
+        raise StepFailed(
+            f"observe was refused with {answer.code}, expected {code} (P-26: unknown player)",
+            expected,
+            answer.to_json(),
+            signature=f"refused with {answer.code}",
+        )
 
 
 def _nothing_at(seen: Any, absent: list[str], player: int) -> None:

@@ -1,7 +1,7 @@
 """The kinds of case step, and what a step of each kind shows about the rules.
 
 A step is a mapping holding exactly one kind key (``move``, ``legal``...) and its companions
-(``rule`` and ``code`` beside ``refuse``, ``expect`` and ``absent`` beside ``observe``, a
+(``rule`` and ``code`` beside ``refuse``, ``expect``, ``absent`` or ``code`` beside ``observe``, a
 ``note`` anywhere). The loader (:mod:`conformance.suite.loader`) checks steps against
 ``spec/schema/fixture.schema.json`` and names them by :func:`step_kinds`; the runner judges each
 kind with its handler (:mod:`conformance.suite.handlers`); the traceability gate reads
@@ -44,9 +44,8 @@ BOTH = "both"  # an exact set: what is in it is allowed, what is not is forbidde
 NEITHER = "neither"  # a check of where the moves led, which permits or forbids nothing
 
 #: Kind -> what its steps show. :func:`polarity` refines it by a step's content (an empty exact
-#: set allows nothing; an observation allows with ``expect`` and forbids with ``absent`` or
-#: ``hides_unseen``). A
-#: ``refuse`` forbids only for the rule it cites (the traceability gate credits that rule alone).
+#: set allows nothing; an observation allows with ``expect`` and forbids with ``absent``,
+#: ``hides_unseen`` or ``code``, a refused request). A ``refuse`` forbids only for the rule it cites (the traceability gate credits that rule alone).
 POLARITY: dict[str, str] = {
     "legal": BOTH,
     "legal_includes": ALLOWS,
@@ -82,5 +81,5 @@ def polarity(kind: str, data: dict[str, Any]) -> tuple[bool, bool]:
         allows = False  # nothing is legal (nobody may move): only what is forbidden is shown
     if kind == "observe":
         allows = "expect" in data
-        forbids = "absent" in data or bool(data.get("hides_unseen"))
+        forbids = "absent" in data or bool(data.get("hides_unseen")) or "code" in data
     return allows, forbids

@@ -52,7 +52,33 @@ def case_faults(raw: dict[str, Any], document: Any, base: list[Any]) -> list[Fau
             faults += _state_faults(start["state"], ruleset, document, base + ["start", "state"])
         if "deck" in start:
             faults += _deck_faults(start["deck"], ruleset, document, base + ["start", "deck"])
+    elif "overwrite" in start:
+        faults += _overwrite_faults(start, ruleset, document, base + ["start", "overwrite"])
     return faults
+
+
+def _overwrite_faults(
+    start: dict[str, Any], ruleset: dict[str, Any], document: Any, where: list[Any]
+) -> list[Fault]:
+    """Each ``start.overwrite`` pointer must name a member of an object the start state (with
+    the case's ruleset put in) has: a value set nowhere would send another state than the case
+    says."""
+    from conformance.contract.canonical import resolve
+
+    state = {**start["state"], "ruleset": ruleset}
+    return [
+        (
+            line_of(document, where + [pointer]),
+            (
+                f"start/overwrite {pointer}: the start state has no object at "
+                f"{parent or '(the root)'} to set it in; point at a member of one "
+                "(e.g. /ruleset/name)"
+            ),
+        )
+        for pointer in start["overwrite"]
+        for parent in [pointer.rsplit("/", 1)[0]]
+        if not isinstance(resolve(state, parent)[0], dict)
+    ]
 
 
 def _unknown_rules(raw: dict[str, Any], document: Any, base: list[Any]) -> list[Fault]:

@@ -170,8 +170,10 @@ def _schema_problems(
         if error.validator == "oneOf" and error.schema == fixture_schema()["$defs"]["start"]:
             continue  # likewise the start
         message = _conditional_message(error) or error.message
-        if error.validator is None and "then" in error.absolute_schema_path:
-            where = where + ["steps"]  # the `steps: false` of a refused start
+        if error.validator is None:  # a `false` schema: a key the branch forbids is there
+            key = _forbidden_key(value, list(error.absolute_path))
+            where = where + [key] if key else where
+            message = _FORBIDDEN.get(key) or message
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             known = error.schema.get("properties", {})
             extra = [key for key in error.instance if key not in known]
@@ -188,6 +190,38 @@ def _at(where: list[Any], message: str) -> str:
     return f"{pointer(where)}: {message}" if where else message
 
 
+_OBSERVE_REFUSED = (
+    "an observe step with code (a request the engine must refuse) has no {key}: there is no "
+    "observation to judge; remove {key} (or code)"
+)
+
+#: The keys a branch of the fixture schema forbids (a `false` schema), and what to write instead.
+_FORBIDDEN = {
+    "steps": (
+        "a case with start_refused has no steps: the game never starts; remove steps "
+        "(or start_refused)"
+    ),
+    "overwrite": (
+        "start.overwrite is only for a case with start_refused: it spoils a start state the "
+        "engine must refuse; remove it (or make the case a refused start)"
+    ),
+    **{key: _OBSERVE_REFUSED.format(key=key) for key in ("expect", "absent", "hides_unseen")},
+    "pointer": (
+        "start_refused with a deck or a seed has code bad_request (new_game must refuse the "
+        "game) and no pointer; a pointer is for a start: {state} the engine must refuse"
+    ),
+}
+
+
+def _forbidden_key(value: Any, path: list[Any]) -> str | None:
+    """Which forbidden key a `false`-schema error is about: jsonschema reports the place of the
+    object holding it, not the key, so the key is the one of :data:`_FORBIDDEN` found there."""
+    node = value
+    for part in path:
+        node = node[part] if isinstance(node, (dict, list)) else None
+    return next((key for key in _FORBIDDEN if isinstance(node, dict) and key in node), None)
+
+
 def _conditional_message(error: Any) -> str | None:
     """Plain words for the case schema's start_refused conditions (its if/then/else)."""
     where = list(error.absolute_schema_path)
@@ -196,11 +230,9 @@ def _conditional_message(error: Any) -> str | None:
         and isinstance(error.instance, dict)
         and "observe" in error.instance
     ):
-        return "an observe step needs expect: {pointer: value} and/or absent: [pointer, ...]"
-    if "then" in where and ("steps" in where or error.validator is None):
         return (
-            "a case with start_refused has no steps: the game never starts; remove steps "
-            "(or start_refused)"
+            "an observe step needs expect: {pointer: value} and/or absent: [pointer, ...] (or "
+            "hides_unseen: true), or code: bad_request alone for a request the engine must refuse"
         )
     if "then" in where and "start_refused" in where:
         return (

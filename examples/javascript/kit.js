@@ -397,6 +397,9 @@ function checkState(state, supports) {
   if (!isObject(state.ruleset) || !isObject(state.ruleset.options)) {
     throw new Refused('invalid_state', 'the state has no resolved ruleset', { pointer: '/ruleset' });
   }
+  if (typeof state.ruleset.name !== 'string' || !NAME_RE.test(state.ruleset.name)) {
+    throw new Refused('invalid_state', `ruleset name ${JSON.stringify(state.ruleset.name)} is not a valid name`, { pointer: '/ruleset/name' });
+  }
   for (const [name] of CATALOG) {
     if (!(name in state.ruleset.options)) {
       throw new Refused('invalid_state', `the state's ruleset lacks option ${name}`, { pointer: `/ruleset/options/${name}` });

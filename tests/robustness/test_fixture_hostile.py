@@ -176,3 +176,31 @@ def test_an_integer_too_long_to_read_is_refused_at_its_line(tmp_path):
     path = tmp_path / "number.yaml"
     path.write_text("id: x\ndescription: y\nrules: [R-DEAL-1]\nplayers: " + "9" * 5000 + "\n")
     one_problem(path, 4, "a number of 5000 digits")
+
+
+def test_overwrite_is_for_a_refused_start_and_points_into_the_state(tmp_path):
+    """``start.overwrite`` spoils a refused start's state; an ordinary case may not have it, and a
+    pointer into nothing is the fixture's fault at the pointer's line, the rest still loading."""
+    start = "  start:\n" + textwrap.indent(STATE, "  ")
+    refused = "    start_refused: {code: invalid_state, rule: R-PLAY-6, pointer: /ruleset/name}\n"
+
+    def spoiled(case_id, pointer, refuse=True):
+        text = case(case_id, rules="[R-PLAY-6]", start=start + f"      overwrite: {{{pointer}: X}}\n")
+        return text.split("    steps:")[0] + refused if refuse else text
+
+    path = tmp_path / "overwrite.yaml"
+    path.write_text(
+        "cases:\n"
+        + spoiled("spoiled", "/ruleset/name")
+        + spoiled("nowhere", "/ruleset/nothing/name")
+        + spoiled("ordinary", "/ruleset/name", refuse=False)
+    )
+    cases, problems = load_file(path)
+    assert [c.id for c in cases] == ["spoiled"], problems
+    by_case = {p.case_id: p for p in problems}
+    assert set(by_case) == {"nowhere", "ordinary"}, problems
+    lines = path.read_text().splitlines()
+    pointer_line = next(n for n, t in enumerate(lines, 1) if "/ruleset/nothing/name" in t)
+    assert by_case["nowhere"].line == pointer_line
+    assert "no object at /ruleset/nothing" in by_case["nowhere"].message
+    assert "overwrite" in by_case["ordinary"].message

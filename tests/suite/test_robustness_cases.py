@@ -15,6 +15,7 @@ from conformance.engines.gating import Support
 from conformance.suite.cases import CaseRunner
 from conformance.suite.loader import load_paths
 from reference_impl import api as reference_api
+from reference_impl.observe import observe as reference_observe
 
 ROBUSTNESS = Path(__file__).resolve().parents[2] / "conformance" / "fixtures" / "robustness"
 
@@ -144,3 +145,57 @@ def test_an_engine_that_plays_a_bad_ruleset_fails_every_ruleset_case():
     assert len(results) >= 3
     wrong = {i: r for i, r in results.items() if r.outcome != "failed" or "refused" not in r.message}
     assert not wrong, {i: (r.outcome, r.message) for i, r in wrong.items()}
+
+
+def _observe_anyone(state, player):
+    """Answers for any seat number, reading past the end of the players as an empty seat."""
+    try:
+        return reference_observe(state, player)
+    except reference_api.EngineError:
+        return reference_observe(state, 0)
+
+
+def _observe_crashing(state, player):
+    """Indexes the players with the seat it is given."""
+    state["players"][player]
+    return reference_observe(state, player)
+
+
+@pytest.mark.parametrize(
+    ("observe", "outcome", "says"),
+    [
+        (_observe_anyone, "failed", "must be refused with bad_request"),
+        (_observe_crashing, "error", "internal_error"),
+    ],
+)
+def test_a_wrong_engine_fails_the_observe_of_a_seat_the_game_lacks(observe, outcome, says):
+    results = _outcomes(InProcessEngine(observe_fn=observe), prefix="robust-observe-")
+    assert len(results) >= 1
+    wrong = {i: r for i, r in results.items() if r.outcome != outcome or says not in r.message}
+    assert not wrong, {i: (r.outcome, r.message) for i, r in wrong.items()}
+
+
+def test_the_ruleset_inside_a_state_is_spoiled_only_as_overwrite_says():
+    """The case's ruleset replaces the state's, then ``start.overwrite`` spoils one value: the
+    state sent is the written one with exactly that change, so an engine that checks the ruleset
+    inside a state fails nothing, and one that does not is caught."""
+    sent = []
+
+    def recording(state):
+        sent.append(state)
+        return reference_api.legal_moves(state)
+
+    results = _outcomes(InProcessEngine(_Api(legal_moves=recording)), "robust-state-ruleset-")
+    assert len(results) == 4 and {r.outcome for r in results.values()} == {"passed"}
+    names = sorted(str(state["ruleset"]["name"]) for state in sent)
+    assert names == ["5", "Bad Name", "podkidnoy", "podkidnoy"]
+    assert sorted(str(state["ruleset"]["options"][o]) for state in sent for o in ("tie",)) == [
+        "bogus", "draw", "draw", "draw"
+    ]
+
+    def ruleset_blind(state):
+        state = {**state, "ruleset": reference_api.resolve("podkidnoy")}
+        return reference_api.legal_moves(state)
+
+    blind = _outcomes(InProcessEngine(_Api(legal_moves=ruleset_blind)), "robust-state-ruleset-")
+    assert {r.outcome for r in blind.values()} == {"failed"}

@@ -241,8 +241,8 @@ class CaseChecker(Reporter):
                 "result must be a mapping of result fields, or null (the game must "
                 "still be going; docs/architecture.md, Fixtures)",
             )
-        if kind != "refuse" and ("rule" in step or "code" in step):
-            self.err(step, "'rule' and 'code' belong to a refuse step")
+        if kind != "refuse" and ("rule" in step or ("code" in step and kind != "observe")):
+            self.err(step, "'rule' and 'code' belong to a refuse step ('code' also to observe)")
 
     def check_move_list(self, step: dict, kind: str, body: Any, n: int, deck: list[str]) -> None:
         if not isinstance(body, list):
@@ -282,6 +282,15 @@ class CaseChecker(Reporter):
     def check_observe(self, step: dict, n: int) -> None:
         body = step["observe"]
         player = body.get("player") if isinstance(body, dict) else None
+        if "code" in step:  # a request the engine must refuse: nothing is observed
+            if step["code"] != "bad_request":
+                self.err(step, "observe: code must be bad_request (a malformed request, P-26)")
+            if any(key in step for key in ("expect", "absent", "hides_unseen")):
+                self.err(step, "observe with code has no expect, absent or hides_unseen")
+            if not isinstance(player, int) or 0 <= player < n:
+                self.err(step, f"observe with code: player {player!r} is a seat; a refused "
+                               f"observe asks for a seat the game lacks (0..{n - 1} are seats)")
+            return
         if not isinstance(player, int) or not 0 <= player < n:
             self.err(step, f"observe: player {player!r} is not a seat 0..{n - 1}")
         expect, absent = step.get("expect"), step.get("absent")
