@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -41,10 +42,12 @@ def canonical(cards: Iterable[str]) -> list[str]:
     return sorted(cards, key=card_key)
 
 
+@cache  # a pack has at most 104 names; the route finder and the scenario compiler ask millions
 def suit_of(card: str) -> str:
     return CARD_RE.match(card).group(2)
 
 
+@cache
 def rank_of(card: str) -> str:
     return CARD_RE.match(card).group(1)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from conformance.contract import canonical
@@ -31,6 +32,7 @@ class Unreachable(Exception):
         self.reason = reason
 
 
+@cache  # asked for every candidate pair when a pile is arranged; the cards are few
 def beats(card: str, attack: str, trump_suit: str) -> bool:
     """R-BEAT-1 on the two cards alone: a higher card of the suit, or a trump on a non-trump."""
     if suit_of(card) == suit_of(attack):
