@@ -229,8 +229,13 @@ def _previous(previous, n: int, rules) -> tuple:
                              or not 0 <= fool < n):
         raise BadRequest(f"previous.result.fool must be a seat 0..{n - 1} or null",
                          pointer="/previous/result/fool")
-    if not isinstance(result.get("draw", False), bool):
+    draw = result.get("draw", False)
+    if not isinstance(draw, bool):
         raise BadRequest("previous.result.draw must be a boolean", pointer="/previous/result/draw")
+    if draw == (fool is not None):
+        raise BadRequest("previous.result must name a fool or be a draw, not both nor neither: "
+                         "a game ends with a fool (R-END-2) unless it is drawn (R-END-3)",
+                         pointer="/previous/result")
     return next_game_roles(rules, n, {"dealer": d, "result": result})
 
 

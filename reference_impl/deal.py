@@ -130,7 +130,8 @@ def next_game_roles(rules: Rules, n: int, previous: dict) -> tuple[int, int | No
     """R-MATCH-1..3: (dealer, first attacker or None) of the game after ``previous``.
 
     The fool deals; the fool's left (``fool_left``) or right (``fool_right``) attacks first. After a
-    draw, or a team loss with no single fool, the same dealer deals a first game (None: R-ROLE-1).
+    draw the same dealer deals a first game (None: R-ROLE-1). The API has refused a result that
+    names neither a fool nor a draw, which no game ends with (spec/protocol.md P-21).
     """
     result = previous["result"]
     fool = result.get("fool")

@@ -56,6 +56,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from conformance.pytest_plugin import INCOMPLETE_EXIT, UNUSABLE_EXIT
+
 
 def _load_mutants():
     """tools/mutants.py (the planted mutants' builder, workers and report reading), by its path:
@@ -252,6 +254,11 @@ def triage(package: str, root: Path, games: int, seed: int, prober) -> tuple[str
 
 #: a worker's answer line starts with this (the suite's own output may share the pipe)
 MARK = "@@fault "
+#: a run's exit statuses that are verdicts, not broken runs (conformance.pytest_plugin): the
+#: runner found the engine unusable (its hello refused, or it cannot start), which fails the run
+#: as surely as a failing case; or the run is incomplete, nothing failing but too few cases
+#: inside the hello's claim, which is an engine claiming less than it plays (P-16 allows it)
+UNUSABLE_WORDS = "the run stops, the engine is unusable (its hello refused, or it cannot start)"
 #: address space a worker (and the engine processes of a confirmation run) may take: a fault that
 #: allocates without end (a loop appending moves) dies of MemoryError in its own process, which
 #: is judged as a crash, instead of exhausting the shared machine
@@ -495,6 +502,8 @@ def through_serve(fault: mutants.Mutant, root: Path, seconds: float) -> tuple[bo
             proc.wait()
             return None, f"no verdict through serve within {seconds:.0f} s either"
     verdict = mutants.read_verdict(fault, report, seconds)
+    if verdict.exitstatus == UNUSABLE_EXIT:
+        return True, f"through serve {UNUSABLE_WORDS} ({verdict.exitstatus})"
     if verdict.problem:
         return None, f"through serve: {verdict.problem}"
     if not verdict.failing:
@@ -640,7 +649,12 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if how[0] == "verdict":
             verdict = how[1]
-            if verdict.problem:
+            if verdict.exitstatus == UNUSABLE_EXIT:
+                rows[fault.id] = ("caught", f"caught: {UNUSABLE_WORDS}")
+            elif verdict.exitstatus == INCOMPLETE_EXIT:
+                less = "claims less: the run is incomplete (too few cases inside its claim ran)"
+                rows[fault.id] = ("less", less)
+            elif verdict.problem:
                 rows[fault.id] = ("broken", f"broken run ({verdict.problem})")
             elif verdict.caught:
                 rows[fault.id] = ("caught", f"caught ({len(verdict.failing)} failing)")
@@ -675,7 +689,8 @@ def main(argv: list[str] | None = None) -> int:
           f"({kinds.count('hung')} by a hang, {kinds.count('crashed')} by a crash, each "
           f"confirmed through serve); {gaps} survivors change behaviour, {kinds.count('weak')} "
           f"differ only in a pointer or a bad_request rule, {kinds.count('same')} with no "
-          f"difference found, {kinds.count('broken')} broken run(s); "
+          f"difference found, {kinds.count('less')} claim(s) less than the copy plays "
+          f"(P-16 allows it; out of the figure), {kinds.count('broken')} broken run(s); "
           f"{time.perf_counter() - started:.0f} s on {args.jobs} worker(s)")
     return 0
 

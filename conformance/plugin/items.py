@@ -237,7 +237,10 @@ def judged_record(
     record = dict(described)
     if case is not None:
         record["start"] = start_form(case)
-        record["players"] = case.players
+        # a robustness case may ask for a count that is no integer ("3"); the record says null
+        players = case.players
+        counted = isinstance(players, int) and not isinstance(players, bool)
+        record["players"] = players if counted else None
         record["ruleset"] = result.ruleset if result.ruleset else case.ruleset
         record["ruleset_request"] = case.ruleset
     record.update(result.to_json())

@@ -74,12 +74,21 @@ class CaseChecker(Reporter):
         ):
             self.check_ruleset()  # a refused start may send a ruleset the rules refuse
         n = case.get("players")
+        malformed = isinstance(refused, dict) and refused.get("code") == "bad_request"
+        if malformed and (isinstance(n, bool) or not isinstance(n, int)):
+            return self.problems  # a count that is no integer: new_game must refuse the request
         low, high = (1, 9) if refused is not None else (2, 8)
         if not isinstance(n, int) or not low <= n <= high:
             self.err(case, f"players must be an integer {low}..{high}, got {n!r}")
             return self.problems
         opts = effective_options(case.get("ruleset"))
-        deck = full_deck(int(opts["deck_size"]), int(opts["decks"]))
+        try:
+            deck = full_deck(int(opts["deck_size"]), int(opts["decks"]))
+        except ValueError:  # CardError, or a deck_size that is no number
+            if not malformed:
+                self.err(case, f"ruleset: no deck of deck_size {opts['deck_size']!r} and decks "
+                               f"{opts['decks']!r} (24, 36 or 52 cards, one or two packs)")
+            return self.problems  # a refused start's ruleset the rules refuse: no deck to check
         legal = n in legal_player_counts(opts)
         if refused is not None:
             self.check_refused(refused, n, legal)
