@@ -275,7 +275,12 @@ def _dealer(request: dict, n: int, options: dict, supports: dict, engine: str) -
         if not _int(d) or not 0 <= d < n or not (fool is None or _int(fool) and 0 <= fool < n):
             raise Refused("bad_request", "previous must be {\"dealer\": seat, \"result\": "
                           "{\"fool\": seat or null, ...}}", pointer="/previous")
-        if result.get("draw") or fool is None:  # R-MATCH-3: the same dealer, a first game
+        draw = result.get("draw", False)
+        if not isinstance(draw, bool) or draw == (fool is not None):
+            raise Refused("bad_request", "previous.result must name a fool or be a draw, not both "
+                          "nor neither (R-END-2, R-END-3; spec/protocol.md P-21)",
+                          pointer="/previous/result")
+        if draw:  # R-MATCH-3: the same dealer, a first game
             d_next = d
         else:  # R-MATCH-1, R-MATCH-2: the fool deals; his left or right attacks
             d_next = fool

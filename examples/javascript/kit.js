@@ -373,10 +373,15 @@ function readNewGame(request, supports) {
     }
     const fool = previous.result.fool ?? null;
     if (fool !== null && !isSeat(fool, n)) throw badRequest('previous.result.fool must be a seat or null', '/previous/result/fool');
+    const draw = previous.result.draw ?? false;
+    if (typeof draw !== 'boolean' || draw === (fool !== null)) {
+      // every game ends with a fool (R-END-2) unless it is drawn (R-END-3): P-21
+      throw badRequest('previous.result must name a fool or be a draw, not both nor neither', '/previous/result');
+    }
     // R-MATCH-1..3: the fool deals and his left (or right) attacks; after a draw the same dealer
     // deals a first game (first stays null: R-ROLE-1 picks the attacker).
     let next = previous.dealer;
-    if (fool !== null && previous.result.draw !== true) {
+    if (fool !== null) {
       next = fool;
       first = options.next_game === 'fool_left' ? (fool + 1) % n : (fool + n - 1) % n;
     }
