@@ -65,6 +65,7 @@ def test_neighbours_start_with_the_state_and_each_changes_it(prober):
     assert state == prober.states[1]  # the real state itself is never edited
 
 
+@pytest.mark.slow  # runs every probe on many states (CI runs it, not the inner loop)
 def test_the_neighbours_hold_states_the_reference_refuses_and_states_it_accepts(prober):
     answers = [a for _, _, a in prober.questions("states")]
     refused = [a for a in answers if isinstance(a, ErrorResult)]
@@ -85,6 +86,7 @@ def test_refused_moves_are_outside_the_legal_set_and_refused_by_the_reference(pr
         assert isinstance(answer, ErrorResult) and answer.code == "illegal_move", move
 
 
+@pytest.mark.slow  # runs every probe on many states (CI runs it, not the inner loop)
 def test_the_reference_differs_from_itself_nowhere(prober):
     assert prober.first_difference(InProcessEngine()) is None
 

@@ -80,6 +80,7 @@ def _run_fake(tasks, tmp_path, jobs=2, limit=3.0):
     return outcomes, seen
 
 
+@pytest.mark.slow  # waits out planted hangs (CI runs it, not the inner loop)
 def test_a_hang_and_a_crash_cost_only_their_own_task(tmp_path):
     tasks = ["ok-1", "hang-1", "ok-2", "die-1", "ok-3", "ok-4"]
     outcomes, seen = _run_fake(tasks, tmp_path)
@@ -92,6 +93,7 @@ def test_a_hang_and_a_crash_cost_only_their_own_task(tmp_path):
     assert "the fake worker dies" in outcomes["die-1"].detail
 
 
+@pytest.mark.slow  # waits out planted hangs (CI runs it, not the inner loop)
 def test_one_worker_goes_on_after_each_hang_and_crash(tmp_path):
     outcomes, _ = _run_fake(["die-1", "die-2", "hang-1", "ok-1"], tmp_path, jobs=1, limit=1.0)
     assert [outcomes[t].status for t in ("die-1", "die-2", "hang-1", "ok-1")] == [

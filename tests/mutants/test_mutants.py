@@ -52,6 +52,7 @@ def test_mutant_ids_unique_and_rules_registered():
     assert all(m.old != m.new for m in mutants.MUTANTS)
 
 
+@pytest.mark.slow  # builds and compiles a copy per mutant (CI runs it, not the inner loop)
 def test_every_patch_applies_exactly_once_and_compiles(tmp_path):
     # build_all raises MutantPatchError naming the mutant and the file when the engine changed
     mutants.build_all(list(mutants.MUTANTS), tmp_path)

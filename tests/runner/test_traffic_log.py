@@ -52,6 +52,7 @@ def test_a_good_engine_every_request_then_its_answer_in_order(tmp_path):
     assert received[1]["state"] == state
 
 
+@pytest.mark.slow  # waits out the request timeout (CI runs it, not the inner loop)
 def test_a_hang_leaves_the_request_in_the_file_before_the_timeout(tmp_path):
     path = tmp_path / "traffic.jsonl"
     engine = _engine("hang", TrafficLog(path), timeout=3.0)
