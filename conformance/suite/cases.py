@@ -31,7 +31,13 @@ from conformance.engines.gating import Support
 from conformance.suite.applicability import Applicability, decide, substitute
 from conformance.suite.handlers import HANDLERS, bind_seats
 from conformance.suite.loader import Case, Step
-from conformance.suite.verdicts import ErrorAnswer, StepFailed, check_invariants, require
+from conformance.suite.verdicts import (
+    ErrorAnswer,
+    StepFailed,
+    check_invariants,
+    refusal,
+    require,
+)
 
 #: A case under a substitution of option values (the gate's replay on the reference engine).
 Variant = Callable[[dict[str, Any]], Case]
@@ -278,23 +284,13 @@ class CaseRun:
         if self.case.start_refused.get("pointer") is not None:
             expected = {**expected, "pointer": self.case.start_refused["pointer"]}
         answer = self.engine.legal_moves(state)
-        if not isinstance(answer, ErrorResult):
-            raise StepFailed(
-                f"legal_moves answered moves for a state no game reaches; it must be refused "
-                f"with invalid_state{why}",
-                expected,
-                {"accepted": True, "legal": answer},
-                signature="accepted an invalid state",
-            )
-        if answer.is_fault:
-            raise ErrorAnswer(answer, "legal_moves", expected)
-        if answer.code != "invalid_state":
-            raise StepFailed(
-                f"legal_moves refused the state with {answer.code}, expected invalid_state{why}",
-                expected,
-                answer.to_json(),
-                signature=f"refused with {answer.code}",
-            )
+        refusal(
+            answer, "invalid_state", what="legal_moves", expected=expected,
+            accepted=f"legal_moves answered moves for a state no game reaches; it must be "
+                     f"refused with invalid_state{why}",
+            instead={"legal": answer}, signature="accepted an invalid state", subject="the state",
+            why=why,
+        )
         if not isinstance(answer.pointer, str) or (answer.pointer and answer.pointer[0] != "/"):
             raise StepFailed(
                 "legal_moves answered invalid_state without a JSON pointer to the problem "

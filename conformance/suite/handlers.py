@@ -29,7 +29,14 @@ from conformance.suite.aftermath import judge_bout, judge_check, judge_redeal
 from conformance.suite.counting import judge_perft
 from conformance.suite.kinds import SEAT_ROLES
 from conformance.suite.observation import schema_problems
-from conformance.suite.verdicts import ErrorAnswer, StepFailed, check_invariants, require, shown
+from conformance.suite.verdicts import (
+    ErrorAnswer,
+    StepFailed,
+    check_invariants,
+    refusal,
+    require,
+    shown,
+)
 
 if TYPE_CHECKING:
     from conformance.suite.cases import CaseRun
@@ -319,25 +326,13 @@ def judge_observe(run: CaseRun, step: Step) -> None:
 def _observe_refused(run: CaseRun, player: Any, code: str) -> None:
     """``observe`` must answer the error ``code``: an observation, or a crash, for a seat the
     game does not have is what an engine must never give (P-26, P-27)."""
-    expected = {"code": code}
     answer = run.engine.observe(run.state, player)
-    if not isinstance(answer, ErrorResult):
-        raise StepFailed(
-            f"observe answered an observation for player {player!r}; it must be refused with "
-            f"{code} (P-26: unknown player)",
-            expected,
-            {"accepted": True, "observation": answer},
-            signature="observed",
-        )
-    if answer.is_fault:
-        raise ErrorAnswer(answer, "observe", expected)
-    if answer.code != code:
-        raise StepFailed(
-            f"observe was refused with {answer.code}, expected {code} (P-26: unknown player)",
-            expected,
-            answer.to_json(),
-            signature=f"refused with {answer.code}",
-        )
+    refusal(
+        answer, code, what="observe", expected={"code": code},
+        accepted=f"observe answered an observation for player {player!r}; it must be refused "
+                 f"with {code} (P-26: unknown player)",
+        instead={"observation": answer}, signature="observed", why=" (P-26: unknown player)",
+    )
 
 
 def _nothing_at(seen: Any, absent: list[str], player: int) -> None:

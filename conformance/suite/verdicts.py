@@ -62,6 +62,36 @@ def require(
     return answer
 
 
+def refusal(
+    answer: Any,
+    code: str,
+    *,
+    what: str,
+    expected: Any,
+    accepted: str,
+    instead: dict[str, Any],
+    signature: str = "accepted",
+    subject: str = "the request",
+    why: str = "",
+) -> ErrorResult:
+    """``answer`` when it is the error ``code``; else the judgement ends: an answer that is no
+    error fails with the message ``accepted`` (``instead``: what the engine answered), a fault is
+    an error of the engine, another code fails naming both. The one shape of the checks that a
+    request must be refused: a state no game reaches, an observer who is not a seat."""
+    if not isinstance(answer, ErrorResult):
+        raise StepFailed(accepted, expected, {"accepted": True, **instead}, signature=signature)
+    if answer.is_fault:
+        raise ErrorAnswer(answer, what, expected)
+    if answer.code != code:
+        raise StepFailed(
+            f"{what} refused {subject} with {answer.code}, expected {code}{why}",
+            expected,
+            answer.to_json(),
+            signature=f"refused with {answer.code}",
+        )
+    return answer
+
+
 def check_invariants(state: Any) -> None:
     """Every state the engine answers with must hold what the rules say of any state (each
     card once, roles on seats that may hold them, a result that fits the hands...;
