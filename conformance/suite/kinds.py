@@ -45,7 +45,8 @@ NEITHER = "neither"  # a check of where the moves led, which permits or forbids 
 
 #: Kind -> what its steps show. :func:`polarity` refines it by a step's content (an empty exact
 #: set allows nothing; an observation allows with ``expect`` and forbids with ``absent``,
-#: ``hides_unseen`` or ``code``, a refused request). A ``refuse`` forbids only for the rule it cites (the traceability gate credits that rule alone).
+#: ``hides_unseen`` or ``code``, a refused request). A ``refuse`` forbids only for the rule it
+#: cites (the traceability gate credits that rule alone).
 POLARITY: dict[str, str] = {
     "legal": BOTH,
     "legal_includes": ALLOWS,

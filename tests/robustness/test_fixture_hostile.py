@@ -185,7 +185,8 @@ def test_overwrite_is_for_a_refused_start_and_points_into_the_state(tmp_path):
     refused = "    start_refused: {code: invalid_state, rule: R-PLAY-6, pointer: /ruleset/name}\n"
 
     def spoiled(case_id, pointer, refuse=True):
-        text = case(case_id, rules="[R-PLAY-6]", start=start + f"      overwrite: {{{pointer}: X}}\n")
+        spoiled_start = start + f"      overwrite: {{{pointer}: X}}\n"
+        text = case(case_id, rules="[R-PLAY-6]", start=spoiled_start)
         return text.split("    steps:")[0] + refused if refuse else text
 
     path = tmp_path / "overwrite.yaml"
