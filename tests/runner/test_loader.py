@@ -91,3 +91,13 @@ def test_a_broken_route_move_is_located_and_its_case_fails_alone(tmp_path):
     assert [case.id for case in cases] == ["routed-ok"]
     assert problem.case_id == "routed-bad" and problem.line == 15
     assert "/cases/0/reached_by/moves/2/cards/0: 'ZZ' does not match" in problem.message
+
+
+def test_a_caller_editing_what_it_loaded_leaves_the_next_load_as_written():
+    (first, second), _ = load_file(DATA / "good.yaml")
+    first.steps[0].data["legal_includes"].clear()
+    first.options["transfer"] = "off"
+    second.start["deck"].reverse()
+    (again, again_second), _ = load_file(DATA / "good.yaml")
+    assert again.steps[0].data["legal_includes"] and again.options == {"transfer": "on"}
+    assert again_second.start["deck"][:2] == ["6C", "7C"]
