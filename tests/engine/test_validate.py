@@ -120,6 +120,7 @@ def _paths(obj, prefix=()):
             yield from _paths(v, (*prefix, i))
 
 
+@pytest.mark.slow  # a long random property run (CI runs it, not the inner loop)
 def test_fast_shape_check_agrees_with_the_json_schema():
     rng = random.Random(7)
     states = [base(), api.new_game("perevodnoy", 3, seed=1)]

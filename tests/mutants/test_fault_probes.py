@@ -91,6 +91,7 @@ def test_the_reference_differs_from_itself_nowhere(prober):
     assert prober.first_difference(InProcessEngine()) is None
 
 
+@pytest.mark.slow  # plants a fault and probes every state (CI runs it, not the inner loop)
 def test_a_validator_that_accepts_another_version_is_found_by_the_states(prober, tmp_path):
     site = _site("validate.py", 'st["version"] != 1 or', "or")
     found = prober.ask(_fault_engine(site, tmp_path), "states")
@@ -105,6 +106,7 @@ def test_a_seed_past_64_bits_is_found_by_the_requests(prober, tmp_path):
     assert "seed 18446744073709551616" in found[0].what
 
 
+@pytest.mark.slow  # plants a fault and probes every state (CI runs it, not the inner loop)
 def test_a_refusal_naming_another_rule_is_found_by_the_refusals(prober, tmp_path):
     site = _site("diagnose.py", "if act == TRANSFER and not s.r.transfer:", "==")
     found = prober.ask(_fault_engine(site, tmp_path), "refusals")

@@ -184,6 +184,7 @@ def test_any_json_value_gets_one_valid_answer(engine, value):
         assert answer["id"] is None and answer["error"]["code"] == "bad_request"
 
 
+@pytest.mark.slow  # a 300-example property run through serve (CI runs it)
 @PROPERTY
 @given(request=REQUESTS)
 def test_any_request_shaped_object_gets_one_valid_answer(engine, request):

@@ -74,6 +74,7 @@ def _fuzz(tmp_path) -> str:
     return re.sub(r"in [\d.]+ s \([\d.]+ games/s\)", "in T", out.getvalue())
 
 
+@pytest.mark.slow  # plays the fuzz games twice, with and without the bar (CI runs it)
 def test_fuzz_prints_the_same_text_with_a_bar(tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "stderr", io.StringIO())
     plain = _fuzz(tmp_path)
