@@ -240,7 +240,9 @@ def pytest_arguments(args: argparse.Namespace) -> list[str] | str:
     if args.min_share is not None:
         argv += ["--durak-min-share", str(args.min_share)]
     if args.jobs:
-        argv += ["-n", str(args.jobs)]
+        # work stealing: a case that waits out an engine's timeout takes seconds where most take
+        # milliseconds, and an idle worker takes from a busy one's queue instead of waiting
+        argv += ["-n", str(args.jobs), "--dist", "worksteal"]
     if _progress_wanted():
         argv.append("--durak-progress")
     argv += ["-v"] * args.verbose if args.verbose else ["-q"]
