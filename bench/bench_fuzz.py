@@ -20,8 +20,8 @@ from _common import SERVE, Counting
 
 from conformance.engines.base import Engine, InProcessEngine
 from conformance.engines.process import SubprocessEngine
-from conformance.tools.fuzz import FuzzConfig, Fuzzer
 from conformance.suite import RECORDS_DIR
+from conformance.tools.fuzz import FuzzConfig, Fuzzer
 from conformance.tools.record import load_record
 from conformance.tools.replay import replay
 

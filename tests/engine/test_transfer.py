@@ -237,7 +237,8 @@ def test_capacity_hand_lets_a_transfer_pass_the_cap_with_two_packs():
         ["AD2", "9C", "9H", "TC", "TH", "JC"],
         ["9S", "TS", "JS", "QS", "KS", "9S2", "TS2", "JS2"],
     ]
-    common = dict(trump="9D", talon=[], attacker=0, defender=1, number=4, decks=2, deck_size=24)
+    common = {"trump": "9D", "talon": [], "attacker": 0, "defender": 1, "number": 4, "decks": 2,
+              "deck_size": 24}
     for capacity, allowed in (("hand", True), ("hand_and_limit", False)):
         s = make_state(hands, preset="perevodnoy", transfer_capacity=capacity, **common)
         s = api.apply(s, attack(0, *hands[0]))
