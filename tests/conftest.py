@@ -9,9 +9,8 @@ busy one's queue. A ``--dist`` given on the command line is kept.
 Why ``gc.freeze`` after collection: collecting the tests leaves a large heap that lives until the
 session ends (every fixture file loaded, every rulebook scenario compiled, the schemas and the
 test items: about 230,000 objects). Each full garbage collection walks all of it, about 0.2 s a
-time, and there are many: pytest collects at the end of each in-process
-``durak-conformance run`` a test starts, and the interpreter's own full collections come as the
-heap grows. Moved to the permanent generation, those objects are no longer walked; a cycle among
+time, and there are many: pytest runs one at the end of each in-process
+``durak-conformance run`` a test starts, and the interpreter runs its own as the heap grows. Moved to the permanent generation, those objects are no longer walked; a cycle among
 them is kept until the process exits, which a test process does soon anyway.
 """
 
